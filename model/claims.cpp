@@ -1,0 +1,62 @@
+#include "claims.h"
+
+#include <array>
+
+namespace cfsv {
+
+namespace {
+using F = Feature;
+const std::array<Claim, 3> kClaims = {{
+    {"slice-min-granularity/hierarchical", "seed 003 (before)", FeatureSet{}, "invariant holds",
+     "sched_slice >= min_granularity with the v3.x..v5.12 hierarchical slice", Expect::refuted},
+    {"slice-min-granularity/flat", "seed 003 (after)", FeatureSet{F::flat_slice}, "invariant holds",
+     "sched_slice >= min_granularity when only the task's own cfs_rq is followed", Expect::refuted},
+    {"slice-min-granularity/base_slice", "v5.13 ALT_PERIOD+BASE_SLICE", FeatureSet{F::alt_period, F::base_slice},
+     "invariant holds", "sched_slice >= min_granularity with BASE_SLICE's floor", Expect::holds},
+}};
+}  // namespace
+
+std::span<const Claim> all_claims() { return kClaims; }
+
+const Claim* claim_by_id(std::string_view id) {
+  for (const Claim& c : kClaims)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+std::string_view to_string(Expect e) { return e == Expect::holds ? "holds" : "refuted"; }
+
+std::string_view to_string(Engine e) {
+  switch (e) {
+    case Engine::properties: return "properties";
+    case Engine::fuzz: return "fuzz";
+    case Engine::proofs: return "proofs";
+  }
+  return "?";
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::proved: return "proved";
+    case Verdict::passed: return "passed";
+    case Verdict::refuted: return "refuted";
+    case Verdict::unknown: return "unknown";
+  }
+  return "?";
+}
+
+bool agrees(Expect e, Verdict v) {
+  if (e == Expect::holds) return v == Verdict::proved || v == Verdict::passed;
+  return v == Verdict::refuted;
+}
+
+std::string_view to_string(Budget b) {
+  switch (b) {
+    case Budget::smoke: return "smoke";
+    case Budget::ci: return "ci";
+    case Budget::long_: return "long";
+  }
+  return "?";
+}
+
+}  // namespace cfsv

@@ -1,0 +1,72 @@
+#include "features.h"
+
+#include <array>
+
+namespace cfsv {
+
+namespace {
+using F = Feature;
+constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
+    {F::gentle_fair_sleepers, "gentle_fair_sleepers", "a waking task is placed at most latency/2 behind min_vruntime"},
+    {F::start_debit, "start_debit", "a new task starts one vslice after min_vruntime"},
+    {F::next_buddy, "next_buddy", "prefer the last woken task"},
+    {F::last_buddy, "last_buddy", "prefer the task preempted by a wakeup"},
+    {F::cache_hot_buddy, "cache_hot_buddy", "buddies count as cache hot for migration"},
+    {F::wakeup_preemption, "wakeup_preemption", "a waking task may preempt the current one"},
+    {F::alt_period, "alt_period", "sched_slice period from the rq-wide h_nr_running"},
+    {F::base_slice, "base_slice", "sched_slice is at least min_granularity"},
+    {F::hi_res_load, "hi_res_load", "weights carry 10 extra fixed-point bits (64-bit, v4.7+)"},
+    {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2"},
+    {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group"},
+    {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged"},
+    {F::newidle_stop_on_runnable, "newidle_stop_on_runnable", "seed 002: newidle balance stops once this rq has a runnable task"},
+    {F::flat_slice, "flat_slice", "seed 003: sched_slice ignores the entities above the task's cfs_rq"},
+}};
+
+const std::array<Profile, 3> kProfiles = {{
+    {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
+     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption},
+     Tunables{}},
+    {"v4.4", "CFS of Linux 4.4",
+     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
+                F::newidle_stop_on_runnable},
+     Tunables{}},
+    {"v5.15", "CFS of Linux 5.13..6.5 (as a distribution's 6.1 kernel)",
+     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
+                F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2, F::root_tg_load_avg_skip,
+                F::newidle_stop_on_runnable},
+     Tunables{}},
+}};
+}  // namespace
+
+std::span<const FeatureInfo> all_features() { return kFeatures; }
+
+std::string_view to_string(Feature f) { return kFeatures[static_cast<std::size_t>(f)].name; }
+
+std::optional<Feature> feature_by_name(std::string_view name) {
+  for (const FeatureInfo& i : kFeatures)
+    if (i.name == name) return i.feature;
+  return std::nullopt;
+}
+
+std::string FeatureSet::to_string() const {
+  std::string s;
+  for (const FeatureInfo& i : kFeatures) {
+    if (!(*this)[i.feature]) continue;
+    if (!s.empty()) s += ' ';
+    s += i.name;
+  }
+  return s;
+}
+
+std::span<const Profile> all_profiles() { return kProfiles; }
+
+const Profile* profile_by_name(std::string_view name) {
+  for (const Profile& p : kProfiles)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const Profile& default_profile() { return kProfiles[2]; }
+
+}  // namespace cfsv

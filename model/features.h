@@ -1,0 +1,81 @@
+// Named behaviours (the kernel's sched_feat names in lower case, plus the seed
+// patches and era differences) and profiles: named feature sets with tunables.
+#pragma once
+#include <bitset>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "calc_delta.h"
+#include "slice.h"
+#include "tunables.h"
+
+namespace cfsv {
+
+enum class Feature : unsigned {
+  gentle_fair_sleepers,       // sched_feat GENTLE_FAIR_SLEEPERS
+  start_debit,                // sched_feat START_DEBIT
+  next_buddy,                 // sched_feat NEXT_BUDDY
+  last_buddy,                 // sched_feat LAST_BUDDY
+  cache_hot_buddy,            // sched_feat CACHE_HOT_BUDDY
+  wakeup_preemption,          // sched_feat WAKEUP_PREEMPTION
+  alt_period,                 // sched_feat ALT_PERIOD (v5.13..v6.5)
+  base_slice,                 // sched_feat BASE_SLICE (v5.13..v6.5)
+  hi_res_load,                // 64-bit SCHED_FIXEDPOINT_SHIFT load resolution (v4.7+)
+  scale_load_down_min_2,      // scale_load_down keeps at least 2 (v5.7+, unverified)
+  root_tg_load_avg_skip,      // seed 000 (v4.5+)
+  move_task_skip_same_group,  // seed 001 (v6.4+)
+  newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)
+  flat_slice,                 // seed 003 (never merged)
+  count_
+};
+constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);
+
+struct FeatureInfo {
+  Feature feature;
+  std::string_view name;
+  std::string_view what;
+};
+std::span<const FeatureInfo> all_features();
+std::string_view to_string(Feature f);
+std::optional<Feature> feature_by_name(std::string_view name);
+
+class FeatureSet {
+ public:
+  FeatureSet() = default;
+  FeatureSet(std::initializer_list<Feature> on) {
+    for (Feature f : on) set(f);
+  }
+  bool operator[](Feature f) const { return bits_[static_cast<std::size_t>(f)]; }
+  FeatureSet& set(Feature f, bool on = true) {
+    bits_[static_cast<std::size_t>(f)] = on;
+    return *this;
+  }
+  bool operator==(const FeatureSet&) const = default;
+  // "alt_period base_slice ..." (the features that are on).
+  std::string to_string() const;
+
+  SliceFeatures slice() const {
+    return {(*this)[Feature::alt_period], (*this)[Feature::base_slice], (*this)[Feature::flat_slice]};
+  }
+  LoadResolution load_resolution() const {
+    return {(*this)[Feature::hi_res_load] ? 10u : 0u, (*this)[Feature::scale_load_down_min_2]};
+  }
+
+ private:
+  std::bitset<kFeatureCount> bits_;
+};
+
+// A kernel era: its features and normalised tunable defaults.
+struct Profile {
+  std::string_view name;
+  std::string_view what;
+  FeatureSet features;
+  Tunables tunables;
+};
+std::span<const Profile> all_profiles();
+const Profile* profile_by_name(std::string_view name);
+const Profile& default_profile();  // v5.15
+
+}  // namespace cfsv

@@ -1,0 +1,110 @@
+// A scenario: the data behind a scenario file (DESIGN "Scenario files") and
+// the one operation vocabulary (Op) that scenario files, RapidCheck commands
+// and the fuzz decoders all produce.
+#pragma once
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "features.h"
+
+namespace cfsv {
+
+using Nanos = uint64_t;
+constexpr unsigned kMaxCpus = 256;
+using CpuMask = std::bitset<kMaxCpus>;  // empty = every CPU
+
+// Where a statement came from, for error messages and violation reports.
+struct SourceLoc {
+  unsigned line = 0;
+  unsigned col = 0;
+};
+
+// CPU n = (socket * cores + core) * threads + thread.
+struct Topology {
+  unsigned sockets = 1;
+  unsigned cores = 1;    // per socket
+  unsigned threads = 1;  // per core
+  unsigned nr_cpus() const { return sockets * cores * threads; }
+  bool operator==(const Topology&) const = default;
+};
+
+// What a task does when it runs.
+struct RunBusy {  // run=busy
+  bool operator==(const RunBusy&) const = default;
+};
+struct RunPeriodic {  // run=<cpu time> sleep=<dur>; no sleep: exit after run
+  Nanos run = 0;
+  std::optional<Nanos> sleep;
+  bool operator==(const RunPeriodic&) const = default;
+};
+struct RunWallclock {  // runtime=<wall time> sleep=<dur>: busy-waits until t0 + runtime
+  Nanos runtime = 0;
+  std::optional<Nanos> sleep;
+  bool operator==(const RunWallclock&) const = default;
+};
+using Behaviour = std::variant<RunBusy, RunPeriodic, RunWallclock>;
+
+struct TaskSpec {
+  std::string name;
+  std::string group = "/";
+  int nice = 0;
+  CpuMask cpus;  // empty = all
+  Behaviour behaviour = RunBusy{};
+  bool operator==(const TaskSpec&) const = default;
+};
+
+struct GroupSpec {
+  std::string path;        // "/g0", "/a/b"
+  uint64_t shares = 1024;  // cgroup v1 cpu.shares (weight=W means W * 1024 / 100)
+  bool operator==(const GroupSpec&) const = default;
+};
+
+// The operation vocabulary: every state change is one of these.
+namespace op {
+struct Spawn { TaskSpec task; bool operator==(const Spawn&) const = default; };
+struct Exit { std::string task; bool operator==(const Exit&) const = default; };
+struct Sleep { std::string task; bool operator==(const Sleep&) const = default; };
+struct Wake { std::string task; bool operator==(const Wake&) const = default; };
+struct SetNice { std::string task; int nice = 0; bool operator==(const SetNice&) const = default; };
+struct SetAffinity { std::string task; CpuMask cpus; bool operator==(const SetAffinity&) const = default; };
+struct CreateGroup { GroupSpec group; bool operator==(const CreateGroup&) const = default; };
+struct SetShares { std::string group; uint64_t shares = 1024; bool operator==(const SetShares&) const = default; };
+struct MoveTask { std::string task; std::string group; bool operator==(const MoveTask&) const = default; };
+struct Advance { Nanos by = 0; bool operator==(const Advance&) const = default; };
+}  // namespace op
+using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
+                        op::SetShares, op::MoveTask, op::Advance>;
+
+struct TimedOp {
+  Nanos at = 0;
+  Op op;
+  SourceLoc loc;
+  bool operator==(const TimedOp& o) const { return at == o.at && op == o.op; }
+};
+
+// `set key=value`: sysctl-style writes applied after the profile's defaults
+// and CPU scaling, in file order.
+struct Setting {
+  std::string key;  // hz, latency, min_granularity, wakeup_granularity, ...
+  uint64_t value = 0;
+  bool operator==(const Setting&) const = default;
+};
+
+struct Scenario {
+  std::string kernel = "v5.15";  // profile name
+  Topology topology;
+  std::vector<Setting> settings;
+  std::vector<std::pair<Feature, bool>> feature_overrides;
+  std::vector<GroupSpec> groups;
+  std::vector<TaskSpec> tasks;  // spawned at time 0, in order
+  std::vector<TimedOp> ops;     // `at <time> <op>`, in time order
+  Nanos duration = 0;           // `run <duration>`
+  uint64_t seed = 0;            // `seed N`: tie-breaking randomness, 0 = none
+  bool operator==(const Scenario&) const = default;
+};
+
+}  // namespace cfsv

@@ -1,0 +1,38 @@
+// Scheduler tunables and their scaling with CPU count (kernel/sched/fair.c
+// sysctl_sched_*, get_update_sysctl_factor, update_sysctl; v3.10..v6.5).
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace cfsv {
+
+enum class TunableScaling { none, log, linear };  // SCHED_TUNABLESCALING_*
+
+std::string_view to_string(TunableScaling s);
+
+struct Tunables {
+  // Normalised (1-CPU) defaults; for_cpus() scales latency, min_granularity
+  // and wakeup_granularity as the kernel does at boot.
+  uint64_t latency_ns = 6'000'000;
+  uint64_t min_granularity_ns = 750'000;
+  uint64_t wakeup_granularity_ns = 1'000'000;
+  uint64_t idle_min_granularity_ns = 750'000;  // v5.15+, never scaled
+  uint64_t migration_cost_ns = 500'000;
+  uint64_t nr_latency = 8;  // sched_nr_latency
+  uint32_t nr_migrate = 32;
+  uint32_t hz = 1000;
+  TunableScaling scaling = TunableScaling::log;
+
+  // get_update_sysctl_factor: 1, min(cpus, 8), or 1 + ilog2(min(cpus, 8)).
+  static uint64_t scaling_factor(unsigned online_cpus, TunableScaling s);
+  // update_sysctl: this set of normalised values, scaled for online_cpus.
+  Tunables for_cpus(unsigned online_cpus) const;
+  // sched_proc_update_handler: after a latency/min_granularity write,
+  // sched_nr_latency = DIV_ROUND_UP(latency, min_granularity).
+  void recompute_nr_latency();
+
+  uint64_t tick_ns() const { return 1'000'000'000ull / hz; }
+  bool operator==(const Tunables&) const = default;
+};
+
+}  // namespace cfsv
