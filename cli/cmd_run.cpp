@@ -1,13 +1,175 @@
-// TODO(owner): placeholder until `cfsv run` lands.
+// cfsv run FILE: simulate a scenario; a per-task table (or JSON), the
+// invariant results, and optionally Chrome trace events or perf-style
+// sched_switch lines.
+#include <cinttypes>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/json.h"
+#include "cli/table.h"
+#include "model/invariants.h"
+#include "model/scenario_text.h"
+#include "model/sim.h"
+#include "model/trace.h"
 
 namespace cfsv::cli {
 
-int cmd_run(int, char**) {
-  std::fprintf(stderr, "cfsv run: not implemented yet\n");
-  return 2;
+namespace {
+
+std::string ms(Nanos ns) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%" PRIu64 ".%03" PRIu64 "ms", ns / 1000000, (ns % 1000000) / 1000);
+  return b;
+}
+
+std::string percent(Nanos part, Nanos whole) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
+  return b;
+}
+
+void print_json(const Sim& sim, std::ostream& out) {
+  JsonWriter j(out);
+  const Nanos now = sim.now();
+  j.begin_object();
+  j.field("kernel", sim.scenario().kernel).field("cpus", sim.nr_cpus()).field("duration_ns", now);
+  j.field("seed", sim.scenario().seed).field("features", sim.features().to_string());
+  j.key("tasks").begin_array();
+  for (std::size_t i = 0; i < sim.tasks().size(); ++i) {
+    const Task& t = sim.tasks()[i];
+    const Nanos cpu = sim.cpu_time(int32_t(i));
+    j.begin_object().field("name", t.name).field("cpu_time_ns", cpu).field("switches", t.stats.switches);
+    j.field("migrations", t.stats.migrations).field("wait_ns", sim.wait_ns(int32_t(i)));
+    j.field("cpu", t.cpu).field("group", sim.groups()[t.group].path).field("nice", t.nice);
+    j.field("state", to_string(t.state)).field("share", now ? double(cpu) / double(now) : 0.0);
+    j.end_object();
+  }
+  j.end_array().key("cpus").begin_array();
+  for (unsigned c = 0; c < sim.nr_cpus(); ++c)
+    j.begin_object().field("cpu", c).field("idle_ns", sim.idle_ns(int32_t(c))).field("busy_ns", sim.busy_ns(int32_t(c)))
+        .end_object();
+  j.end_array().key("violations").begin_array();
+  for (const Violation& v : sim.checker()->violations())
+    j.begin_object().field("invariant", v.invariant).field("step", v.step).field("t_ns", v.t).field("detail", v.detail)
+        .end_object();
+  j.end_array().key("invariants").begin_array();
+  const auto per = sim.checker()->per_invariant();
+  for (std::size_t i = 0; i < all_invariants().size(); ++i)
+    j.begin_object().field("name", all_invariants()[i].name).field("statement", all_invariants()[i].statement)
+        .field("violations", i < per.size() ? per[i] : 0).end_object();
+  j.end_array();
+  const Counters& k = sim.counters();
+  j.key("counters").begin_object();
+  j.field("events", k.events).field("ops", k.ops).field("ops_rejected", k.ops_rejected).field("ticks", k.ticks);
+  j.field("schedules", k.schedules).field("context_switches", k.context_switches);
+  j.field("resched_tick", k.resched_tick).field("resched_wakeup", k.resched_wakeup).field("wakeups", k.wakeups);
+  j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
+  j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
+  j.field("invariant_checks", sim.checker()->checks());
+  j.end_object();
+  j.end_object();
+  out << '\n';
+}
+
+void print_table(const Sim& sim, const std::string& file, std::ostream& out) {
+  const Nanos now = sim.now();
+  out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
+      << format_duration(now) << " simulated, seed " << sim.scenario().seed << "\n";
+  const std::string f = sim.features().to_string();
+  out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
+  Table t({"task", "cpu", "group", "nice", "state", "cpu time", "share", "switches", "migrations", "wait"});
+  for (std::size_t i = 0; i < sim.tasks().size(); ++i) {
+    const Task& k = sim.tasks()[i];
+    const Nanos cpu = sim.cpu_time(int32_t(i));
+    t.row({k.name, std::to_string(k.cpu), sim.groups()[k.group].path, std::to_string(k.nice),
+           std::string(to_string(k.state)), ms(cpu), percent(cpu, now), std::to_string(k.stats.switches),
+           std::to_string(k.stats.migrations), ms(sim.wait_ns(int32_t(i)))});
+  }
+  t.print(out);
+  out << '\n';
+  Table c({"cpu", "busy", "idle", "stretches (most common lengths)"});
+  for (unsigned i = 0; i < sim.nr_cpus(); ++i) {
+    const auto h = stretch_histogram(sim, int(i));
+    c.row({std::to_string(i), ms(sim.busy_ns(int32_t(i))), ms(sim.idle_ns(int32_t(i))),
+           h.empty() ? "-" : format_histogram(h, 4)});
+  }
+  c.print(out);
+  out << '\n';
+  if (sim.counters().ops_rejected)
+    out << sim.counters().ops_rejected << " op(s) rejected; the last: " << sim.last_error() << "\n";
+  const InvariantChecker& chk = *sim.checker();
+  if (chk.ok()) {
+    out << "invariants: all " << all_invariants().size() << " hold after each of " << chk.checks() << " steps\n";
+    return;
+  }
+  out << "invariants: " << chk.total_violations() << " violation(s)\n";
+  const auto per = chk.per_invariant();
+  for (std::size_t i = 0; i < all_invariants().size(); ++i)
+    if (i < per.size() && per[i]) out << "  " << all_invariants()[i].name << ": " << per[i] << "\n";
+  for (const Violation& v : chk.violations()) out << "  " << v.to_string() << "\n";
+}
+
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+  bool json = false, perf = false;
+  std::string perfetto;
+  std::vector<std::string> files;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  ArgParser p("run", "Simulates a scenario file (docs/scenario-format.md) with the CFS model and prints, per\n"
+                     "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
+                     "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
+                     "invariant held after every op and event. Exit 1 if an invariant was violated.");
+  p.flag("json", &json, "print the results as JSON on stdout instead of the table");
+  p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
+  p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
+  p.option(
+      "seed",
+      [&](std::string_view v) -> std::string {
+        seed_given = true;
+        uint64_t x = 0;
+        if (v.empty()) return "'' is not a non-negative integer";
+        for (char ch : v) {
+          if (ch < '0' || ch > '9' || x > (UINT64_MAX - 9) / 10) return "'" + std::string(v) + "' is not a non-negative integer";
+          x = x * 10 + uint64_t(ch - '0');
+        }
+        seed = x;
+        return {};
+      },
+      "N", "the run's seed (default: the scenario's `seed`, else 0)");
+  p.positionals("FILE", &files, "the scenario file", 1, 1);
+  if (auto rc = p.parse(argc, argv)) return *rc;
+  if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
+
+  ParseResult r = load_scenario_file(files[0]);
+  if (auto* e = std::get_if<ParseError>(&r)) {
+    std::cerr << e->to_string() << '\n';
+    return 2;
+  }
+  Scenario sc = std::get<Scenario>(std::move(r));
+  if (seed_given) sc.seed = seed;
+  SimOptions opt;
+  opt.seed = sc.seed;
+  Sim sim(sc, opt);
+  sim.run();
+
+  if (!perfetto.empty()) {
+    std::ofstream f(perfetto, std::ios::binary);
+    if (!f) return p.error("cannot write '" + perfetto + "'");
+    write_perfetto_json(sim, f);
+    if (!f.flush()) return p.error("cannot write '" + perfetto + "'");
+  }
+  if (json) print_json(sim, std::cout);
+  else if (perf) std::cout << perf_sched_switch_lines(sim);
+  else print_table(sim, files[0], std::cout);
+  if (perf && !sim.checker()->ok())
+    for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
+  return sim.checker()->ok() ? 0 : 1;
 }
 
 }  // namespace cfsv::cli

@@ -1,19 +1,56 @@
-// TODO(owner): placeholder dispatcher.
+// cfsv: the command line of cfs-verify (docs/cli.md). `cfsv` alone, or with
+// only flags, is `cfsv verify`.
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "cli/commands.h"
 
+namespace {
+using namespace cfsv::cli;
+
+struct Command {
+  std::string_view name;
+  int (*run)(int, char**);
+  std::string_view summary;
+};
+constexpr Command kCommands[] = {
+    {"verify", cmd_verify, "every claim through every engine; a table of verdicts (the default)"},
+    {"run", cmd_run, "simulate a scenario file"},
+    {"prove", cmd_prove, "prove or refute claims with Z3"},
+    {"fuzz", cmd_fuzz, "run a libFuzzer campaign"},
+    {"replay", cmd_replay, "re-run a reproducer and say what it shows"},
+    {"claims", cmd_claims, "list the claims"},
+};
+
+const Command* find(std::string_view name) {
+  for (const Command& c : kCommands)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+void usage() {
+  std::printf("usage: cfsv [COMMAND] [flags]   (no command: verify)\n\ncommands:\n");
+  for (const Command& c : kCommands)
+    std::printf("  %-8.*s  %.*s\n", int(c.name.size()), c.name.data(), int(c.summary.size()), c.summary.data());
+  std::printf("\n`cfsv COMMAND --help` or `cfsv help COMMAND` describes a command's flags.\n"
+              "Exit codes: 0 ok, 1 a verdict or check differs from the expected one, 2 bad input.\n");
+}
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace cfsv::cli;
-  if (argc < 2) return cmd_verify(argc, argv);
-  const std::string_view c = argv[1];
-  if (c == "verify") return cmd_verify(argc - 1, argv + 1);
-  if (c == "claims") return cmd_claims(argc - 1, argv + 1);
-  if (c == "prove") return cmd_prove(argc - 1, argv + 1);
-  if (c == "fuzz") return cmd_fuzz(argc - 1, argv + 1);
-  if (c == "run") return cmd_run(argc - 1, argv + 1);
-  if (c == "replay") return cmd_replay(argc - 1, argv + 1);
-  std::fprintf(stderr, "cfsv: unknown command '%s'\n", argv[1]);
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  if (first == "--help" || first == "-h" || (first == "help" && argc == 2)) return usage(), 0;
+  if (first == "--version") return std::printf("cfsv %s\n", CFSV_VERSION), 0;
+  if (first == "help") {
+    const Command* c = find(argv[2]);
+    if (!c) return std::fprintf(stderr, "cfsv: unknown command '%s' (see cfsv --help)\n", argv[2]), 2;
+    char help[] = "--help";
+    char* args[] = {argv[2], help, nullptr};
+    return c->run(2, args);
+  }
+  if (argc < 2 || first.starts_with("-")) return cmd_verify(argc, argv);  // argv[0] stands for "verify"
+  if (const Command* c = find(first)) return c->run(argc - 1, argv + 1);
+  std::fprintf(stderr, "cfsv: unknown command '%s' (see cfsv --help)\n", argv[1]);
   return 2;
 }

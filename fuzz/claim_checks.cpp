@@ -1,10 +1,108 @@
-// TODO(owner): placeholder until the fuzz engine lands; reports unknown.
+// fuzz::check_claim: runs the clang-built fuzz_slice_claims as a subprocess
+// (CFSV_CLAIM=<id>, seeded, budgeted, on a temporary copy of its corpus).
 #include "fuzz/claim_checks.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "fuzz/libfuzzer.h"
+#include "fuzz/slice_claims.h"
 
 namespace cfsv::fuzz {
 
-EngineResult check_claim(const Claim&, const CheckConfig&) {
-  return {Engine::fuzz, Verdict::unknown, "the fuzz engine is not built yet", "", 0};
+namespace {
+namespace fs = std::filesystem;
+constexpr std::string_view kTarget = "fuzz_slice_claims";
+
+struct Plan {
+  uint64_t runs;
+  uint64_t max_total_time;
+  uint32_t timeout_ms;
+};
+
+// smoke and ci are deterministic (-runs with -seed); long is time-bound.
+Plan plan_for(Budget b) {
+  switch (b) {
+    case Budget::smoke: return {20'000, 0, 30'000};
+    case Budget::ci: return {300'000, 0, 60'000};
+    case Budget::long_: return {0, 300, 330'000};
+  }
+  return {20'000, 0, 30'000};
+}
+
+std::string hex_of_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string hex;
+  char buf[3];
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(*it));
+    hex += buf;
+  }
+  return hex;
+}
+}  // namespace
+
+EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
+  EngineResult r{Engine::fuzz, Verdict::unknown, "", "", 0};
+  if (!fuzz_slice_claims_covers(claim.id)) {
+    r.detail = "no fuzz target checks this claim";
+    return r;
+  }
+  const std::string bin = config.fuzz_bin_dir.empty() ? default_bin_dir() : config.fuzz_bin_dir;
+  const std::string exe = (fs::path(bin) / kTarget).string();
+  std::error_code ec;
+  if (!fs::is_regular_file(exe, ec)) {
+    r.detail = "libFuzzer build not found at " + exe + "; configure with clang++-14";
+    return r;
+  }
+  TempDir tmp("cfsv-fuzz-claim-");
+  std::string err;
+  const std::string corpus = tmp.path() + "/corpus", artifacts = tmp.path() + "/artifacts";
+  if (!tmp.ok() || !copy_corpus(seed_corpus_dir(kTarget), corpus, &err) || !copy_corpus("", artifacts, &err)) {
+    r.detail = "cannot set up a working directory: " + (tmp.ok() ? err : "mkdtemp failed");
+    return r;
+  }
+  const Plan plan = plan_for(config.budget);
+  FuzzRun run;
+  run.exe = exe;
+  run.corpus = {corpus};
+  run.artifact_dir = artifacts;
+  run.work_dir = tmp.path();
+  run.seed = libfuzzer_seed(config.seed);
+  run.runs = plan.runs;
+  run.max_total_time = plan.max_total_time;
+  run.claim = std::string(claim.id);
+  run.timeout = std::chrono::milliseconds(config.timeout_ms ? config.timeout_ms : plan.timeout_ms);
+  const FuzzOutcome o = run_libfuzzer(run);
+  r.seconds = o.process.seconds;
+
+  char stats[160];
+  std::snprintf(stats, sizeof stats, "%" PRIu64 " execs in %.1f s, seed %" PRIu32, o.execs, o.process.seconds,
+                run.seed);
+  if (!o.process.started) {
+    r.detail = "cannot run " + exe + ": " + o.process.error;
+  } else if (o.process.timed_out) {
+    r.detail = std::string(kTarget) + " " + o.process.describe() + " (" + stats + ")";
+  } else if (o.crashed && !o.counterexample.empty()) {
+    r.verdict = Verdict::refuted;
+    constexpr std::string_view kPrefix = "counterexample: ";
+    r.detail = o.counterexample.front().substr(kPrefix.size()) + " (" + stats + ")";
+    for (const std::string& l : o.counterexample) r.reproducer += l + "\n";
+    if (!o.crash_files.empty()) {
+      r.reproducer += "input (hex): " + hex_of_file(o.crash_files.front()) + "\n";
+      r.reproducer += "replay: CFSV_CLAIM=" + std::string(claim.id) + " " + exe + " FILE_WITH_THOSE_BYTES\n";
+    }
+  } else if (o.crashed) {
+    r.detail = std::string(kTarget) + " failed without a counterexample (" + o.process.describe() +
+               "): " + (o.error_line.empty() ? "no error line" : o.error_line);
+  } else {
+    r.verdict = Verdict::passed;
+    r.detail = stats;
+  }
+  return r;
 }
 
 }  // namespace cfsv::fuzz

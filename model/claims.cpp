@@ -6,13 +6,25 @@ namespace cfsv {
 
 namespace {
 using F = Feature;
-const std::array<Claim, 3> kClaims = {{
+const std::array<Claim, 6> kClaims = {{
     {"slice-min-granularity/hierarchical", "seed 003 (before)", FeatureSet{}, "invariant holds",
      "sched_slice >= min_granularity with the v3.x..v5.12 hierarchical slice", Expect::refuted},
     {"slice-min-granularity/flat", "seed 003 (after)", FeatureSet{F::flat_slice}, "invariant holds",
      "sched_slice >= min_granularity when only the task's own cfs_rq is followed", Expect::refuted},
     {"slice-min-granularity/base_slice", "v5.13 ALT_PERIOD+BASE_SLICE", FeatureSet{F::alt_period, F::base_slice},
      "invariant holds", "sched_slice >= min_granularity with BASE_SLICE's floor", Expect::holds},
+    {"slice-min-granularity/flat-equal-weights-exact-set", "seed 003 (after)", FeatureSet{F::flat_slice},
+     "invariant holds",
+     "with n equal-weight tasks on the task's cfs_rq, the flat sched_slice >= min_granularity iff n < sched_nr_latency",
+     Expect::holds},
+    {"slice-min-granularity/flat-equal-weights-rounding", "seed 003 (after)", FeatureSet{F::flat_slice},
+     "invariant holds",
+     "with n equal-weight (w) tasks on the task's cfs_rq, the flat sched_slice >= min_granularity - "
+     "ceil(n * w * min_granularity / 2^32)",
+     Expect::holds},
+    {"calc-delta/loop-equals-fls", "__calc_delta loop form (v3.10..v5.10) vs fls form (v5.11+)", FeatureSet{},
+     "equal results", "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) for all 64-bit inputs",
+     Expect::holds},
 }};
 }  // namespace
 

@@ -17,6 +17,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::base_slice, "base_slice", "sched_slice is at least min_granularity"},
     {F::hi_res_load, "hi_res_load", "weights carry 10 extra fixed-point bits (64-bit, v4.7+)"},
     {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2"},
+    {F::calc_delta_mine, "calc_delta_mine", "deltas scaled by calc_delta_mine: WMULT_CONST 2^32, rounded shifts (v3.2..v3.12)"},
     {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group"},
     {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged"},
     {F::newidle_stop_on_runnable, "newidle_stop_on_runnable", "seed 002: newidle balance stops once this rq has a runnable task"},
@@ -25,7 +26,8 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
 
 const std::array<Profile, 3> kProfiles = {{
     {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
-     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption},
+     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
+                F::calc_delta_mine},
      Tunables{}},
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,

@@ -24,6 +24,7 @@ enum class Feature : unsigned {
   base_slice,                 // sched_feat BASE_SLICE (v5.13..v6.5)
   hi_res_load,                // 64-bit SCHED_FIXEDPOINT_SHIFT load resolution (v4.7+)
   scale_load_down_min_2,      // scale_load_down keeps at least 2 (v5.7+, unverified)
+  calc_delta_mine,            // deltas scaled by calc_delta_mine (v3.2..v3.12)
   root_tg_load_avg_skip,      // seed 000 (v4.5+)
   move_task_skip_same_group,  // seed 001 (v6.4+)
   newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)
@@ -60,7 +61,8 @@ class FeatureSet {
     return {(*this)[Feature::alt_period], (*this)[Feature::base_slice], (*this)[Feature::flat_slice]};
   }
   LoadResolution load_resolution() const {
-    return {(*this)[Feature::hi_res_load] ? 10u : 0u, (*this)[Feature::scale_load_down_min_2]};
+    return {(*this)[Feature::hi_res_load] ? 10u : 0u, (*this)[Feature::scale_load_down_min_2],
+            (*this)[Feature::calc_delta_mine]};
   }
 
  private:

@@ -57,9 +57,17 @@ struct TaskSpec {
   bool operator==(const TaskSpec&) const = default;
 };
 
+// sched_weight_from_cgroup (kernel/sched/sched.h, v6.8; the same arithmetic as
+// cpu_weight_write_u64 in kernel/sched/core.c since v4.15): cgroup v2
+// cpu.weight (1..10000, default 100) to shares, DIV_ROUND_CLOSEST(w * 1024, 100).
+constexpr uint64_t sched_weight_from_cgroup(uint64_t cgrp_weight) { return (cgrp_weight * 1024 + 50) / 100; }
+
 struct GroupSpec {
   std::string path;        // "/g0", "/a/b"
   uint64_t shares = 1024;  // cgroup v1 cpu.shares (weight=W means W * 1024 / 100)
+  // Set when written as cgroup v2 `weight=W`: then shares == sched_weight_from_cgroup(W).
+  // Kept so that a printed scenario says what its author wrote.
+  std::optional<uint32_t> weight = std::nullopt;
   bool operator==(const GroupSpec&) const = default;
 };
 
@@ -72,7 +80,12 @@ struct Wake { std::string task; bool operator==(const Wake&) const = default; };
 struct SetNice { std::string task; int nice = 0; bool operator==(const SetNice&) const = default; };
 struct SetAffinity { std::string task; CpuMask cpus; bool operator==(const SetAffinity&) const = default; };
 struct CreateGroup { GroupSpec group; bool operator==(const CreateGroup&) const = default; };
-struct SetShares { std::string group; uint64_t shares = 1024; bool operator==(const SetShares&) const = default; };
+struct SetShares {  // `shares /g N`, or `weight /g W` (then weight is set, as in GroupSpec)
+  std::string group;
+  uint64_t shares = 1024;
+  std::optional<uint32_t> weight = std::nullopt;
+  bool operator==(const SetShares&) const = default;
+};
 struct MoveTask { std::string task; std::string group; bool operator==(const MoveTask&) const = default; };
 struct Advance { Nanos by = 0; bool operator==(const Advance&) const = default; };
 }  // namespace op
@@ -90,7 +103,7 @@ struct TimedOp {
 // and CPU scaling, in file order.
 struct Setting {
   std::string key;  // hz, latency, min_granularity, wakeup_granularity, ...
-  uint64_t value = 0;
+  uint64_t value = 0;  // ns for durations; for `scaling`, the TunableScaling value (0 none, 1 log, 2 linear)
   bool operator==(const Setting&) const = default;
 };
 

@@ -33,7 +33,7 @@ template <class V> V sched_period(V nr_running, const SliceTunables<V>& t) {
   return select(nr_running > t.nr_latency, nr_running * t.min_granularity, t.latency);
 }
 
-// sched_slice (kernel/sched/fair.c v3.10..v5.12; v5.13..v6.5 with ALT_PERIOD
+// sched_slice (kernel/sched/fair.c v3.10..v5.12, calc_delta_mine before v3.13; v5.13..v6.5 with ALT_PERIOD
 // and BASE_SLICE, SCHED_IDLE's idle_min_granularity not modelled; seed 003).
 // chain[0] is the task's entity, chain.back() the top-level one; nr_running is
 // the task's cfs_rq's, rq_h_nr_running the root cfs_rq's h_nr_running.
@@ -46,7 +46,7 @@ V sched_slice(std::span<const SliceLevel<V>> chain, V nr_running, V rq_h_nr_runn
   for (std::size_t i = 0; i < levels; ++i) {
     const SliceLevel<V>& l = chain[i];
     const LoadWeight<V> load{l.cfs_rq_weight + select(l.on_rq != V(0), V(0), l.weight), V(0)};
-    slice = calc_delta(slice, l.weight, load, r);
+    slice = calc_delta_for_era(slice, l.weight, load, r);
   }
   if (f.base_slice) slice = max(slice, t.min_granularity);
   return slice;

@@ -1,10 +1,59 @@
-// TODO(owner): placeholder until the properties engine lands; reports unknown.
+// The properties engine's claim checks: each claim id it supports maps to a
+// RapidCheck property run by run_property() (seeded, silent, budgeted).
 #include "properties/claim_checks.h"
+
+#include <optional>
+
+#include "properties/arith_properties.h"
+#include "properties/runner.h"
 
 namespace cfsv::properties {
 
-EngineResult check_claim(const Claim&, const CheckConfig&) {
-  return {Engine::properties, Verdict::unknown, "the properties engine is not built yet", "", 0};
+namespace {
+// The era a claim pins through its features, or none (then both are generated).
+std::optional<LoadResolution> pinned_era(const Claim& claim) {
+  if (!claim.features[Feature::hi_res_load] && !claim.features[Feature::scale_load_down_min_2]) return std::nullopt;
+  return claim.features.load_resolution();
+}
+
+// The slice claims run on hierarchies of a machine with 1..64 CPUs and its
+// boot tunables (latency = nr_latency * min_granularity), under the claim's
+// own slice features. A sysctl write can break that relation and refute the
+// holds-claims (slice_test.cpp shows it for flat-equal-weights-exact-set).
+using SliceCaseGen = rc::Gen<SliceCase> (*)(std::optional<LoadResolution> era, bool sysctl_writes);
+template <SliceCaseGen gen, void (*check)(const SliceCase&, SliceFeatures)>
+EngineResult slice_claim(const Claim& claim, const CheckConfig& config) {
+  const SliceFeatures f = claim.features.slice();
+  const std::optional<LoadResolution> era = pinned_era(claim);
+  return run_testable([f, era] { check(*gen(era, false), f); }, config);
+}
+
+// calc-delta/loop-equals-fls: both __calc_delta forms agree wherever the
+// kernel's shift is defined.
+EngineResult loop_equals_fls(const Claim&, const CheckConfig& config) {
+  return run_testable([] { check_loop_equals_fls(*gen_calc_delta_defined()); }, config);
+}
+
+struct Check {
+  std::string_view id;
+  EngineResult (*run)(const Claim&, const CheckConfig&);
+};
+constexpr Check kChecks[] = {
+    {"slice-min-granularity/hierarchical", slice_claim<gen_slice_case, check_slice_min_granularity>},
+    {"slice-min-granularity/flat", slice_claim<gen_slice_case, check_slice_min_granularity>},
+    {"slice-min-granularity/base_slice", slice_claim<gen_slice_case, check_slice_min_granularity>},
+    {"slice-min-granularity/flat-equal-weights-exact-set",
+     slice_claim<gen_equal_weights_case, check_equal_weights_exact_set>},
+    {"slice-min-granularity/flat-equal-weights-rounding",
+     slice_claim<gen_equal_weights_case, check_equal_weights_rounding>},
+    {"calc-delta/loop-equals-fls", loop_equals_fls},
+};
+}  // namespace
+
+EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
+  for (const Check& c : kChecks)
+    if (c.id == claim.id) return c.run(claim, config);
+  return {Engine::properties, Verdict::unknown, "no property for this claim", "", 0};
 }
 
 }  // namespace cfsv::properties

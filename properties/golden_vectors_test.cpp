@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "model/calc_delta.h"
+#include "model/features.h"
 #include "model/slice.h"
 #include "model/tunables.h"
 #include "model/weights.h"
@@ -50,6 +51,26 @@ TEST(CalcDeltaFair, MatchesTheKernelsGoldenValuesForOneMillisecond) {
       EXPECT_EQ(calc_delta_fair<uint64_t>(1'000'000, se, r), want) << "nice " << nice;
     }
   }
+}
+
+TEST(CalcDeltaFair, V3_10sCalcDeltaMineRoundsToNearestWhereCalcDeltaTruncates) {
+  // v3.10: calc_delta_mine, WMULT_CONST 2^32, SRR rounding. 10^6 * 1024 * inv / 2^32
+  // is 11536.6 at nice -20 and 68266666.7 at nice 19: rounded up here, truncated by __calc_delta.
+  const std::array<std::pair<int, uint64_t>, 5> golden = {
+      {{-20, 11537}, {-1, 801879}, {1, 1248780}, {5, 3056716}, {19, 68266667}}};
+  const LoadResolution r = kLoadResolutionV3_10;
+  for (auto [nice, want] : golden) {
+    const LoadWeight<uint64_t> se{scale_load<uint64_t>(nice_to_weight(nice), r), nice_to_wmult(nice)};
+    EXPECT_EQ(calc_delta_fair<uint64_t>(1'000'000, se, r), want) << "nice " << nice;
+  }
+}
+
+TEST(CalcDeltaMine, SplitsTheProductInTwoRoundedShiftsWhenItWouldOverflow) {
+  // 45 ms x 1024 > 2^32: SRR(SRR(tmp, 16) * (2^32 / 20480), 16) = 2249998 (seed 003, flat, v3.10).
+  const LoadResolution r = kLoadResolutionV3_10;
+  EXPECT_EQ(calc_delta_mine<uint64_t>(45'000'000, 1024, {20 * 1024, 0}, r), 2'249'998u);
+  EXPECT_EQ(calc_delta_mine<uint64_t>(20'250'000, 1024, {9 * 1024, 0}, r), 2'249'994u);
+  EXPECT_EQ(calc_delta<uint64_t>(20'250'000, 1024, {9 * 1024, 0}, kLoadResolutionV3), 2'249'996u);
 }
 
 TEST(CalcDeltaFair, ReturnsDeltaUnchangedForNice0WhereALazyInverseWouldRoundDown) {
@@ -103,7 +124,7 @@ TEST(SchedSlice, Nice0AndNice1OnEightCpusSplitThe24msPeriod) {
 TEST(SchedSlice, SeedThreesShapeIsAQuarterOfMinGranularityWhenHierarchical) {
   // 4 equal groups x 20 nice-0 tasks, all on one CPU of a 4-CPU machine.
   const Tunables t = Tunables{}.for_cpus(4);
-  for (LoadResolution r : {kLoadResolutionV3, kLoadResolutionV5}) {
+  for (LoadResolution r : {kLoadResolutionV3_10, kLoadResolutionV3, kLoadResolutionV5}) {
     const uint64_t w = nice_0_load<uint64_t>(r);
     const std::array<SliceLevel<uint64_t>, 2> chain = {{{w, 20 * w, 1}, {w, 4 * w, 1}}};
     const uint64_t hier = sched_slice<uint64_t>(chain, 20, 80, slice_tunables(t), {}, r);
@@ -128,6 +149,27 @@ TEST(Fls, MatchesTheBitWidthOfEvery32BitPowerOfTwoNeighbourhood) {
       EXPECT_EQ(fls32<uint64_t>(p - 1), b);
     }
   }
+}
+
+}  // namespace
+}  // namespace cfsv
+
+namespace cfsv {
+namespace {
+
+TEST(Features, EveryFeatureNameRoundTripsAndProfilesDifferWhereTheKernelChanged) {
+  for (const FeatureInfo& i : all_features()) {
+    EXPECT_EQ(to_string(i.feature), i.name);
+    EXPECT_EQ(feature_by_name(i.name), i.feature);
+  }
+  const FeatureSet v310 = profile_by_name("v3.10")->features, v44 = profile_by_name("v4.4")->features,
+                   v515 = profile_by_name("v5.15")->features;
+  EXPECT_TRUE(v310[Feature::calc_delta_mine] && !v44[Feature::calc_delta_mine] && !v515[Feature::calc_delta_mine]);
+  EXPECT_TRUE(!v44[Feature::alt_period] && v515[Feature::alt_period] && v515[Feature::base_slice]);
+  EXPECT_EQ(v310.load_resolution(), kLoadResolutionV3_10);
+  EXPECT_EQ(v44.load_resolution(), kLoadResolutionV3);
+  EXPECT_EQ(v515.load_resolution(), kLoadResolutionV5);
+  EXPECT_EQ(&default_profile(), profile_by_name("v5.15"));
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// The built cfsv, end to end: dispatch, exit codes, messages, JSON, JUnit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "cli/tests/run.h"
+#include "model/claims.h"
+
+namespace cfsv::cli {
+namespace {
+
+using test::Output;
+using test::temp_path;
+using test::validate;
+
+Output cfsv(std::vector<std::string> args) {
+  args.insert(args.begin(), CFSV_BIN);
+  return test::run(args);
+}
+
+std::string all_ids() {
+  std::string s;
+  for (const Claim& c : all_claims()) s += std::string(c.id) + "\n";
+  return s;
+}
+
+// Bad input exits 2 with `message` on stderr, before any engine runs.
+void expect_bad_input(const std::vector<std::string>& args, const std::string& message) {
+  const Output r = cfsv(args);
+  EXPECT_EQ(r.code, 2) << args[0];
+  EXPECT_EQ(r.err, message + "\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliE2e, BadFlags) {
+  expect_bad_input({"verify", "--bogus"}, "cfsv verify: unknown flag '--bogus' (see cfsv verify --help)");
+  expect_bad_input({"claims", "--bogus=1"}, "cfsv claims: unknown flag '--bogus' (see cfsv claims --help)");
+  expect_bad_input({"verify", "--seed"}, "cfsv verify: --seed needs a value (N)");
+  expect_bad_input({"verify", "--seed", "x1"}, "cfsv verify: --seed: 'x1' is not a non-negative integer");
+  expect_bad_input({"verify", "--budget=huge"}, "cfsv verify: --budget: 'huge' is not one of smoke, ci, long");
+  expect_bad_input({"verify", "--engine", "z3"},
+                   "cfsv verify: --engine: 'z3' is not one of properties, fuzz, proofs");
+  expect_bad_input({"verify", "--fuzz-bin", "/nonexistent/dir"},
+                   "cfsv verify: --fuzz-bin: no such directory '/nonexistent/dir'");
+  expect_bad_input({"verify", "extra"}, "cfsv verify: unexpected argument 'extra'");
+}
+
+TEST(CliE2e, UnknownCommand) {
+  expect_bad_input({"frobnicate"}, "cfsv: unknown command 'frobnicate' (see cfsv --help)");
+  expect_bad_input({"help", "frobnicate"}, "cfsv: unknown command 'frobnicate' (see cfsv --help)");
+}
+
+TEST(CliE2e, UnknownClaim) {
+  expect_bad_input({"verify", "--claim", all_claims()[0].id.data(), "--claim", "no-such-claim"},
+                   "cfsv verify: unknown claim 'no-such-claim' (see cfsv claims)");
+  // Flags without a command are verify's.
+  expect_bad_input({"--claim=no-such-claim"}, "cfsv verify: unknown claim 'no-such-claim' (see cfsv claims)");
+}
+
+TEST(CliE2e, HelpAndVersion) {
+  for (const char* h : {"--help", "help"}) {
+    const Output r = cfsv({h});
+    EXPECT_EQ(r.code, 0);
+    for (const char* c : {"verify", "run", "prove", "fuzz", "replay", "claims"})
+      EXPECT_NE(r.out.find("\n  " + std::string(c) + " "), std::string::npos) << c << "\n" << r.out;
+  }
+  for (const auto& args : {std::vector<std::string>{"verify", "--help"}, {"help", "verify"}}) {
+    const Output r = cfsv(args);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_TRUE(r.out.starts_with("usage: cfsv verify [flags]\n")) << r.out;
+    for (const char* f : {"--budget smoke|ci|long", "--seed N", "--json", "--junit FILE", "--engine NAME",
+                          "--claim ID", "--fuzz-bin DIR"})
+      EXPECT_NE(r.out.find(f), std::string::npos) << f;
+  }
+  const Output v = cfsv({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_TRUE(v.out.starts_with("cfsv 0.")) << v.out;
+}
+
+TEST(CliE2e, ClaimsTable) {
+  const Output r = cfsv({"claims"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("id ")) << r.out;
+  for (const Claim& c : all_claims()) {
+    const std::size_t at = r.out.find("\n" + std::string(c.id) + " ");
+    ASSERT_NE(at, std::string::npos) << c.id;
+    const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    const std::string features = c.features.to_string();
+    EXPECT_NE(line.find(features.empty() ? "(none)" : features), std::string::npos) << line;
+    EXPECT_NE(line.find(c.statement), std::string::npos) << line;
+  }
+}
+
+TEST(CliE2e, ClaimsJson) {
+  const Output r = cfsv({"claims", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string file = test::write_temp(".json", r.out);
+  EXPECT_EQ(test::run({CFSV_PYTHON, "-m", "json.tool", file}).code, 0);
+  std::string ids;
+  for (std::size_t i = 0; i < all_claims().size(); ++i) {
+    const Claim& c = all_claims()[i];
+    const std::string at = "claims." + std::to_string(i) + ".";
+    ids += validate("value", file, {at + "id"}) + "\n";
+    EXPECT_EQ(validate("value", file, {at + "expect"}), to_string(c.expect));
+    EXPECT_EQ(validate("value", file, {at + "statement"}), c.statement);
+  }
+  EXPECT_EQ(ids, all_ids());
+}
+
+// One real run (properties engine, smoke budget) gives the table, JSON and
+// JUnit checks below; their exit code must match their own "ok".
+TEST(CliE2e, VerifyJsonAndJunit) {
+  const std::string xml = temp_path(".xml");
+  const Output r = cfsv({"verify", "--engine", "properties", "--budget", "smoke", "--seed", "7", "--json",
+                      "--junit", xml});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
+  const std::string json = test::write_temp(".json", r.out);
+  EXPECT_EQ(test::run({CFSV_PYTHON, "-m", "json.tool", json}).code, 0);
+  std::string verdicts = validate("verify", json), claim_ids;
+  for (std::size_t at = 0; at < verdicts.size(); at = verdicts.find('\n', at) + 1) {
+    const std::string line = verdicts.substr(at, verdicts.find('\n', at) - at);
+    claim_ids += line.substr(0, line.find(' ')) + "\n";
+    EXPECT_NE(line.find(" properties "), std::string::npos) << line;  // the only engine that ran
+  }
+  EXPECT_EQ(claim_ids, all_ids());
+  EXPECT_EQ(validate("value", json, {"seed"}), "7");
+  EXPECT_EQ(validate("value", json, {"budget"}), "smoke");
+  EXPECT_EQ(validate("value", json, {"ok"}), r.code == 0 ? "true" : "false");
+
+  const std::string cases = validate("junit", xml);
+  EXPECT_EQ(std::count(cases.begin(), cases.end(), '\n'), static_cast<long>(all_claims().size()));
+  EXPECT_EQ(cases.find(" fail\n") == std::string::npos, r.code == 0) << cases;
+}
+
+TEST(CliE2e, VerifyTable) {
+  const Claim& c = all_claims().back();
+  const Output r = cfsv({"verify", "--engine=properties", "--budget=smoke", "--claim", std::string(c.id)});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.code << r.err;
+  EXPECT_TRUE(r.out.starts_with("seed 1, budget smoke\n\nclaim ")) << r.out;
+  EXPECT_NE(r.out.find("\n" + std::string(c.id) + " "), std::string::npos) << r.out;
+  // Columns only for the engines that ran.
+  std::istringstream header(r.out.substr(r.out.find("claim ")));
+  std::vector<std::string> columns;
+  for (std::string w; columns.size() < 4 && header >> w;) columns.push_back(w);
+  EXPECT_EQ(columns, (std::vector<std::string>{"claim", "expected", "properties", "ok"}));
+  const std::string last = r.code == 0 ? "\n1 claims, 1 engine verdicts, 0 disagree\n"
+                                       : "\n1 claims, 1 engine verdicts, 1 disagree\n";
+  EXPECT_TRUE(r.out.ends_with(last)) << r.out;
+  EXPECT_EQ(r.err, "");  // no progress when stderr is not a terminal
+}
+
+}  // namespace
+}  // namespace cfsv::cli

@@ -1,0 +1,832 @@
+#include "scenario_text.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <type_traits>
+
+#include "weights.h"
+
+namespace cfsv {
+
+namespace {
+
+constexpr std::size_t kMaxInputBytes = 64u << 20;
+
+// Setting keys and the values they take: the kernel's sysctl bounds
+// (kernel/sysctl.c, v3.10) where it has them, generous ones elsewhere.
+enum class ValueKind { duration, count, scaling };
+struct SettingKey {
+  std::string_view name;
+  ValueKind kind;
+  uint64_t lo, hi;
+};
+constexpr uint64_t kSec = 1'000'000'000;
+constexpr std::array<SettingKey, 9> kSettingKeys = {{
+    {"hz", ValueKind::count, 1, 10000},
+    {"latency", ValueKind::duration, 100'000, kSec},
+    {"min_granularity", ValueKind::duration, 100'000, kSec},
+    {"wakeup_granularity", ValueKind::duration, 0, kSec},
+    {"idle_min_granularity", ValueKind::duration, 0, kSec},
+    {"migration_cost", ValueKind::duration, 0, kSec},
+    {"nr_latency", ValueKind::count, 1, 1u << 20},
+    {"nr_migrate", ValueKind::count, 0, 1u << 20},
+    {"scaling", ValueKind::scaling, 0, 2},
+}};
+const SettingKey* setting_key(std::string_view name) {
+  for (const SettingKey& k : kSettingKeys)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+constexpr std::array<std::string_view, 3> kScalingNames = {"none", "log", "linear"};  // = TunableScaling
+
+struct Unit {
+  std::string_view suffix;
+  Nanos scale;
+  unsigned digits;  // log10(scale)
+};
+constexpr std::array<Unit, 4> kUnits = {{{"s", kSec, 9}, {"ms", 1'000'000, 6}, {"us", 1'000, 3}, {"ns", 1, 0}}};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_name_char(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '-';
+}
+bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
+
+// Decimal digits to a value <= max; false on overflow or a non-digit.
+bool to_uint(std::string_view s, uint64_t max, uint64_t& out) {
+  if (!all_digits(s)) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (v > (max - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  out = v;
+  return true;
+}
+
+// 'text' for messages: printable ASCII, at most 40 bytes.
+std::string quote(std::string_view s) {
+  std::string q = "'";
+  for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      q += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      q += buf;
+    }
+  }
+  if (s.size() > 40) q += "...";
+  return q + "'";
+}
+
+std::string range_msg(std::string_view what, std::string_view text, uint64_t lo, uint64_t hi) {
+  return std::string(what) + " " + quote(text) + " is out of range [" + std::to_string(lo) + ", " +
+         std::to_string(hi) + "]";
+}
+
+struct Token {
+  std::string_view text;
+  unsigned col = 0;
+  unsigned end() const { return col + static_cast<unsigned>(text.size()); }
+};
+
+struct KeyValue {
+  std::string_view key, value;
+  unsigned key_col = 0, value_col = 0;
+};
+
+// A timed op as parsed, with the places its names came from.
+struct PendingOp {
+  TimedOp op;
+  SourceLoc time, task, group;  // task/group: line 0 when the op names none
+};
+
+struct CpuUse {
+  SourceLoc loc;  // the largest CPU number of a list
+  unsigned max_cpu = 0;
+};
+
+struct Failure {};  // thrown inside the parser only; parse_scenario catches it
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view file) : text_(text), file_(file) {}
+
+  ParseResult parse() {
+    try {
+      if (text_.size() > kMaxInputBytes) {
+        line_ = 0;
+        fail(0, "input is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+      }
+      std::size_t pos = 0;
+      while (pos <= text_.size()) {
+        std::size_t nl = text_.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text_.size();
+        ++line_;
+        statement(text_.substr(pos, nl - pos));
+        pos = nl + 1;
+      }
+      finish();
+    } catch (const Failure&) {
+      return error_;
+    }
+    return std::move(s_);
+  }
+
+ private:
+  [[noreturn]] void fail(unsigned col, std::string msg) {
+    error_ = ParseError{std::string(file_), line_, col, std::move(msg)};
+    throw Failure{};
+  }
+  [[noreturn]] void fail_at(SourceLoc loc, std::string msg) {
+    line_ = loc.line;
+    fail(loc.col, std::move(msg));
+  }
+  SourceLoc here(unsigned col) const { return {line_, col}; }
+
+  // ---- tokens ------------------------------------------------------------
+
+  void statement(std::string_view line) {
+    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    toks_.clear();
+    for (std::size_t i = 0; i < line.size();) {
+      if (is_space(line[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < line.size() && !is_space(line[j])) ++j;
+      toks_.push_back({line.substr(i, j - i), static_cast<unsigned>(i + 1)});
+      i = j;
+    }
+    if (toks_.empty()) return;
+    const std::string_view kw = toks_[0].text;
+    if (kw == "kernel") return st_kernel();
+    if (kw == "topology") return st_topology();
+    if (kw == "set") return st_set();
+    if (kw == "feature") return st_feature();
+    if (kw == "group") return st_group();
+    if (kw == "task") return st_task();
+    if (kw == "at") return st_at();
+    if (kw == "run") return st_run();
+    if (kw == "seed") return st_seed();
+    fail(toks_[0].col, "unknown statement " + quote(kw) +
+                           " (expected kernel, topology, set, feature, group, task, at, run or seed)");
+  }
+
+  // Exactly n tokens from index first on (else: what is missing / what is extra).
+  void expect_args(std::size_t first, std::size_t n, std::string_view usage) {
+    if (toks_.size() < first + n) fail(toks_.back().end(), "missing argument; expected " + std::string(usage));
+    if (toks_.size() > first + n)
+      fail(toks_[first + n].col, "unexpected " + quote(toks_[first + n].text) + "; expected " + std::string(usage));
+  }
+  void expect_some(std::size_t first, std::string_view usage) {
+    if (toks_.size() <= first) fail(toks_.back().end(), "missing argument; expected " + std::string(usage));
+  }
+
+  KeyValue key_value(const Token& t) {
+    const std::size_t eq = t.text.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == t.text.size())
+      fail(t.col, "expected key=value, got " + quote(t.text));
+    return {t.text.substr(0, eq), t.text.substr(eq + 1), t.col, t.col + static_cast<unsigned>(eq + 1)};
+  }
+  // key=value pairs from toks_[first] on, each key at most once.
+  std::vector<KeyValue> key_values(std::size_t first) {
+    std::vector<KeyValue> kvs;
+    for (std::size_t i = first; i < toks_.size(); ++i) {
+      KeyValue kv = key_value(toks_[i]);
+      for (const KeyValue& o : kvs)
+        if (o.key == kv.key) fail(kv.key_col, "duplicate key " + quote(kv.key));
+      kvs.push_back(kv);
+    }
+    return kvs;
+  }
+
+  // ---- values ------------------------------------------------------------
+
+  uint64_t number(std::string_view text, unsigned col, std::string_view what, uint64_t lo, uint64_t hi) {
+    uint64_t v = 0;
+    if (!all_digits(text)) fail(col, "expected a number for " + std::string(what) + ", got " + quote(text));
+    if (!to_uint(text, hi, v) || v < lo) fail(col, range_msg(what, text, lo, hi));
+    return v;
+  }
+  Nanos duration(std::string_view text, unsigned col, std::string_view what, Nanos lo = 0,
+                 Nanos hi = kMaxScenarioTime) {
+    std::string why;
+    const std::optional<Nanos> d = parse_duration(text, &why);
+    if (!d) fail(col, "bad " + std::string(what) + " " + quote(text) + ": " + why);
+    if (*d < lo || *d > hi)
+      fail(col, std::string(what) + " " + quote(text) + " is out of range [" + format_duration(lo) + ", " +
+                    format_duration(hi) + "]");
+    return *d;
+  }
+  int nice_value(std::string_view text, unsigned col) {
+    const bool neg = !text.empty() && text[0] == '-';
+    const std::string_view digits = neg ? text.substr(1) : text;
+    uint64_t v = 0;
+    if (!all_digits(digits)) fail(col, "expected a nice value (-20..19), got " + quote(text));
+    const uint64_t limit = neg ? uint64_t(-kNiceMin) : uint64_t(kNiceMax);
+    if (!to_uint(digits, limit, v)) fail(col, "nice " + quote(text) + " is out of range [-20, 19]");
+    return neg ? -static_cast<int>(v) : static_cast<int>(v);
+  }
+  std::string name(const Token& t, std::string_view what) {
+    if (!std::all_of(t.text.begin(), t.text.end(), is_name_char))
+      fail(t.col, "bad " + std::string(what) + " name " + quote(t.text) + " (letters, digits, '_', '.', '-')");
+    return std::string(t.text);
+  }
+  // "/", "/a", "/a/b": components of name characters, not "." or "..".
+  std::string group_path(std::string_view text, unsigned col, bool allow_root) {
+    if (text.empty() || text[0] != '/') fail(col, "group path " + quote(text) + " must start with '/'");
+    if (text == "/") {
+      if (!allow_root) fail(col, "the root group '/' cannot be created or given shares");
+      return "/";
+    }
+    std::size_t i = 1;
+    while (true) {
+      const std::size_t j = std::min(text.find('/', i), text.size());
+      const std::string_view c = text.substr(i, j - i);
+      if (c.empty() || c == "." || c == ".." || !std::all_of(c.begin(), c.end(), is_name_char))
+        fail(col + static_cast<unsigned>(i), "bad group path " + quote(text) +
+                                                 " (components of letters, digits, '_', '.', '-'; no empty, . or ..)");
+      if (j == text.size()) return std::string(text);
+      i = j + 1;
+    }
+  }
+  // "3", "0-3", "0,2,4-7", "all" (= the empty mask).
+  CpuMask cpu_list(std::string_view text, unsigned col) {
+    CpuMask m;
+    if (text == "all") return m;
+    unsigned max_cpu = 0, max_col = col;
+    std::size_t i = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', i), text.size());
+      const std::string_view item = text.substr(i, comma - i);
+      const unsigned item_col = col + static_cast<unsigned>(i);
+      if (item.empty()) fail(item_col, "empty item in CPU list " + quote(text));
+      const std::size_t dash = item.find('-');
+      const std::string_view a = item.substr(0, dash);
+      const std::string_view b = dash == std::string_view::npos ? a : item.substr(dash + 1);
+      const unsigned b_col = dash == std::string_view::npos ? item_col : item_col + static_cast<unsigned>(dash + 1);
+      uint64_t lo = 0, hi = 0;
+      if (!all_digits(a) || !all_digits(b)) fail(item_col, "bad CPU list item " + quote(item) + " (N or N-M)");
+      if (!to_uint(a, kMaxCpus - 1, lo)) fail(item_col, range_msg("CPU", a, 0, kMaxCpus - 1));
+      if (!to_uint(b, kMaxCpus - 1, hi)) fail(b_col, range_msg("CPU", b, 0, kMaxCpus - 1));
+      if (lo > hi) fail(item_col, "CPU range " + quote(item) + " goes backwards");
+      for (uint64_t c = lo; c <= hi; ++c) m.set(c);
+      if (hi >= max_cpu) {
+        max_cpu = static_cast<unsigned>(hi);
+        max_col = b_col;
+      }
+      if (comma == text.size()) break;
+      i = comma + 1;
+    }
+    cpu_uses_.push_back({here(max_col), max_cpu});
+    return m;
+  }
+
+  // ---- statements --------------------------------------------------------
+
+  void once(std::optional<unsigned>& seen) {
+    if (seen) fail(toks_[0].col, "duplicate " + quote(toks_[0].text) + " statement (first at line " +
+                                     std::to_string(*seen) + ")");
+    seen = line_;
+  }
+
+  void st_kernel() {
+    once(seen_kernel_);
+    expect_args(1, 1, "kernel <profile>");
+    if (!profile_by_name(toks_[1].text)) {
+      std::string known;
+      for (const Profile& p : all_profiles()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+      fail(toks_[1].col, "unknown kernel profile " + quote(toks_[1].text) + " (known: " + known + ")");
+    }
+    s_.kernel = std::string(toks_[1].text);
+  }
+
+  void st_topology() {
+    once(seen_topology_);
+    expect_some(1, "topology sockets=N cores=N threads=N");
+    Topology t;
+    for (const KeyValue& kv : key_values(1)) {
+      unsigned* field = kv.key == "sockets" ? &t.sockets : kv.key == "cores" ? &t.cores
+                        : kv.key == "threads"  ? &t.threads
+                                               : nullptr;
+      if (!field) fail(kv.key_col, "unknown topology key " + quote(kv.key) + " (expected sockets, cores, threads)");
+      *field = static_cast<unsigned>(number(kv.value, kv.value_col, kv.key, 1, kMaxCpus));
+    }
+    if (uint64_t(t.sockets) * t.cores * t.threads > kMaxCpus)
+      fail(toks_[0].col, "topology has " + std::to_string(uint64_t(t.sockets) * t.cores * t.threads) +
+                             " CPUs; at most " + std::to_string(kMaxCpus));
+    s_.topology = t;
+  }
+
+  void st_set() {
+    expect_some(1, "set key=value ...");
+    for (const KeyValue& kv : key_values(1)) {
+      const SettingKey* k = setting_key(kv.key);
+      if (!k)
+        fail(kv.key_col, "unknown setting " + quote(kv.key) +
+                             " (expected hz, latency, min_granularity, wakeup_granularity, idle_min_granularity, "
+                             "migration_cost, nr_latency, nr_migrate, scaling)");
+      uint64_t v = 0;
+      switch (k->kind) {
+        case ValueKind::duration: v = duration(kv.value, kv.value_col, kv.key, k->lo, k->hi); break;
+        case ValueKind::count: v = number(kv.value, kv.value_col, kv.key, k->lo, k->hi); break;
+        case ValueKind::scaling: {
+          const auto it = std::find(kScalingNames.begin(), kScalingNames.end(), kv.value);
+          if (it == kScalingNames.end())
+            fail(kv.value_col, "scaling must be none, log or linear, not " + quote(kv.value));
+          v = static_cast<uint64_t>(it - kScalingNames.begin());
+          break;
+        }
+      }
+      s_.settings.push_back({std::string(kv.key), v});
+    }
+  }
+
+  void st_feature() {
+    expect_some(1, "feature name=on|off ...");
+    for (const KeyValue& kv : key_values(1)) {
+      const std::optional<Feature> f = feature_by_name(kv.key);
+      if (!f) {
+        std::string known;
+        for (const FeatureInfo& i : all_features()) known += (known.empty() ? "" : ", ") + std::string(i.name);
+        fail(kv.key_col, "unknown feature " + quote(kv.key) + " (known: " + known + ")");
+      }
+      if (kv.value != "on" && kv.value != "off") fail(kv.value_col, "expected on or off, got " + quote(kv.value));
+      s_.feature_overrides.emplace_back(*f, kv.value == "on");
+    }
+  }
+
+  // `/path [shares=N | weight=W]` from toks_[first] on.
+  GroupSpec group_spec(std::size_t first) {
+    expect_some(first, "group /path shares=N or weight=W");
+    if (toks_.size() > first + 2)
+      fail(toks_[first + 2].col, "unexpected " + quote(toks_[first + 2].text) + "; expected one of shares=N, weight=W");
+    GroupSpec g;
+    g.path = group_path(toks_[first].text, toks_[first].col, false);
+    if (toks_.size() == first + 2) {
+      const KeyValue kv = key_value(toks_[first + 1]);
+      if (kv.key == "shares") {
+        g.shares = number(kv.value, kv.value_col, "shares", kMinShares, kMaxShares);
+      } else if (kv.key == "weight") {
+        g.weight = static_cast<uint32_t>(number(kv.value, kv.value_col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
+        g.shares = sched_weight_from_cgroup(*g.weight);
+      } else {
+        fail(kv.key_col, "unknown group key " + quote(kv.key) + " (expected shares or weight)");
+      }
+    }
+    return g;
+  }
+
+  void st_group() {
+    GroupSpec g = group_spec(1);
+    const unsigned col = toks_[1].col;
+    if (const auto it = groups_.find(g.path); it != groups_.end())
+      fail(col, "group " + quote(g.path) + " already exists (line " + std::to_string(it->second.line) + ")");
+    need_parent(g.path, col, [&](const std::string& p) { return groups_.count(p) > 0; });
+    groups_[g.path] = here(col);
+    s_.groups.push_back(std::move(g));
+  }
+
+  template <class Exists>
+  void need_parent(const std::string& path, unsigned col, Exists exists) {
+    const std::string parent = path.substr(0, std::max<std::size_t>(path.rfind('/'), 1));
+    if (parent != "/" && !exists(parent))
+      fail(col, "parent group " + quote(parent) + " of " + quote(path) + " does not exist");
+  }
+
+  // Task fields from toks_[first] on; at= only when at is given.
+  TaskSpec task_spec(const Token& name_tok, std::size_t first, std::optional<Nanos>* at, SourceLoc& group_loc,
+                     SourceLoc& at_loc) {
+    TaskSpec t;
+    t.name = name(name_tok, "task");
+    group_loc = here(name_tok.col);
+    const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
+    const std::vector<KeyValue> kvs = key_values(first);
+    for (const KeyValue& kv : kvs) {
+      if (kv.key == "group") {
+        t.group = group_path(kv.value, kv.value_col, true);
+        group_loc = here(kv.value_col);
+      } else if (kv.key == "nice") {
+        t.nice = nice_value(kv.value, kv.value_col);
+      } else if (kv.key == "cpus") {
+        t.cpus = cpu_list(kv.value, kv.value_col);
+      } else if (kv.key == "run") {
+        run = &kv;
+      } else if (kv.key == "runtime") {
+        runtime = &kv;
+      } else if (kv.key == "sleep") {
+        sleep = &kv;
+      } else if (kv.key == "at" && at) {
+        *at = duration(kv.value, kv.value_col, "at");
+        at_loc = here(kv.value_col);
+      } else {
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, nice, cpus, run, runtime, sleep" +
+                             (at ? ", at)" : "; the time is the at time)"));
+      }
+    }
+    std::optional<Nanos> sleep_ns;
+    if (sleep) sleep_ns = duration(sleep->value, sleep->value_col, "sleep");
+    if (run && runtime) fail(runtime->key_col, "a task has run= or runtime=, not both");
+    if (run && run->value == "busy") {
+      if (sleep) fail(sleep->key_col, "run=busy never sleeps; drop sleep= or give run=<duration>");
+    } else if (run) {
+      t.behaviour = RunPeriodic{duration(run->value, run->value_col, "run", 1), sleep_ns};
+    } else if (runtime) {
+      t.behaviour = RunWallclock{duration(runtime->value, runtime->value_col, "runtime", 1), sleep_ns};
+    } else if (sleep) {
+      fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
+    }
+    return t;
+  }
+
+  void st_task() {
+    expect_some(1, "task NAME key=value ...");
+    std::optional<Nanos> at;
+    SourceLoc group_loc, at_loc;
+    TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, at_loc);
+    if (at) {
+      pending_.push_back({{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc});
+      return;
+    }
+    if (const auto it = tasks_.find(t.name); it != tasks_.end())
+      fail(toks_[1].col, "duplicate task name " + quote(t.name) + " (first at line " + std::to_string(it->second.line) +
+                             ")");
+    if (!groups_.count(t.group) && t.group != "/")
+      fail_at(group_loc, "unknown group " + quote(t.group) + " (declare it with a group line before this task)");
+    tasks_[t.name] = here(toks_[1].col);
+    s_.tasks.push_back(std::move(t));
+  }
+
+  void st_at() {
+    expect_some(1, "at <time> <op> ...");
+    const Nanos when = duration(toks_[1].text, toks_[1].col, "time");
+    expect_some(2, "an op after the time");
+    const Token& opt = toks_[2];
+    const std::string_view o = opt.text;
+    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}};
+    auto task_arg = [&](std::size_t i) {
+      p.task = here(toks_[i].col);
+      return name(toks_[i], "task");
+    };
+    auto group_arg = [&](std::size_t i, bool allow_root) {
+      p.group = here(toks_[i].col);
+      return group_path(toks_[i].text, toks_[i].col, allow_root);
+    };
+    if (o == "spawn") {
+      expect_some(3, "at <time> spawn NAME key=value ...");
+      SourceLoc at_loc;
+      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, at_loc)};
+      p.task = here(toks_[3].col);
+    } else if (o == "exit" || o == "sleep" || o == "wake") {
+      expect_args(3, 1, "at <time> " + std::string(o) + " TASK");
+      std::string t = task_arg(3);
+      if (o == "exit") p.op.op = op::Exit{std::move(t)};
+      else if (o == "sleep") p.op.op = op::Sleep{std::move(t)};
+      else p.op.op = op::Wake{std::move(t)};
+    } else if (o == "nice") {
+      expect_args(3, 2, "at <time> nice TASK N");
+      std::string t = task_arg(3);
+      p.op.op = op::SetNice{std::move(t), nice_value(toks_[4].text, toks_[4].col)};
+    } else if (o == "affinity") {
+      expect_args(3, 2, "at <time> affinity TASK CPULIST");
+      std::string t = task_arg(3);
+      p.op.op = op::SetAffinity{std::move(t), cpu_list(toks_[4].text, toks_[4].col)};
+    } else if (o == "group") {
+      GroupSpec g = group_spec(3);
+      p.group = here(toks_[3].col);
+      p.op.op = op::CreateGroup{std::move(g)};
+    } else if (o == "shares" || o == "weight") {
+      expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
+      op::SetShares ss{group_arg(3, false)};
+      if (o == "shares") {
+        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kMinShares, kMaxShares);
+      } else {
+        ss.weight = static_cast<uint32_t>(
+            number(toks_[4].text, toks_[4].col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
+        ss.shares = sched_weight_from_cgroup(*ss.weight);
+      }
+      p.op.op = std::move(ss);
+    } else if (o == "move") {
+      expect_args(3, 2, "at <time> move TASK /path");
+      std::string t = task_arg(3);
+      p.op.op = op::MoveTask{std::move(t), group_arg(4, true)};
+    } else if (o == "advance") {
+      expect_args(3, 1, "at <time> advance <duration>");
+      p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
+    } else {
+      fail(opt.col, "unknown op " + quote(o) +
+                        " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance)");
+    }
+    pending_.push_back(std::move(p));
+  }
+
+  void st_run() {
+    once(seen_run_);
+    expect_args(1, 1, "run <duration>");
+    s_.duration = duration(toks_[1].text, toks_[1].col, "run duration", 1);
+  }
+
+  void st_seed() {
+    once(seen_seed_);
+    expect_args(1, 1, "seed N");
+    s_.seed = number(toks_[1].text, toks_[1].col, "seed", 0, UINT64_MAX);
+  }
+
+  // ---- whole-file checks -------------------------------------------------
+
+  void finish() {
+    // The timeline, in time order (stable: equal times keep file order).
+    std::stable_sort(pending_.begin(), pending_.end(),
+                     [](const PendingOp& a, const PendingOp& b) { return a.op.at < b.op.at; });
+    std::map<std::string, const PendingOp*> spawn_of, create_of;  // first spawn/create of each name in time order
+    for (const PendingOp& p : pending_) {
+      if (const auto* sp = std::get_if<op::Spawn>(&p.op.op)) spawn_of.try_emplace(sp->task.name, &p);
+      if (const auto* cg = std::get_if<op::CreateGroup>(&p.op.op)) create_of.try_emplace(cg->group.path, &p);
+    }
+    auto when = [](const PendingOp* p) {
+      return format_duration(p->op.at) + ", line " + std::to_string(p->op.loc.line);
+    };
+    std::map<std::string, SourceLoc> tasks = tasks_, groups = groups_;
+    for (const PendingOp& p : pending_) {
+      const std::string at_text = " at " + format_duration(p.op.at);
+      auto need_task = [&](const std::string& t) {
+        if (tasks.count(t)) return;
+        const auto it = spawn_of.find(t);
+        fail_at(p.task, "task " + quote(t) + " does not exist" + at_text +
+                            (it != spawn_of.end() ? " (spawned at " + when(it->second) + ")" : ""));
+      };
+      auto need_group = [&](const std::string& g) {
+        if (g == "/" || groups.count(g)) return;
+        const auto it = create_of.find(g);
+        fail_at(p.group, "group " + quote(g) + " does not exist" + at_text +
+                             (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
+      };
+      std::visit(
+          [&](const auto& o) {
+            using T = std::decay_t<decltype(o)>;
+            if constexpr (std::is_same_v<T, op::Spawn>) {
+              if (const auto it = tasks.find(o.task.name); it != tasks.end())
+                fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
+                                    std::to_string(it->second.line) + ")");
+              need_group(o.task.group);
+              tasks[o.task.name] = p.task;
+            } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
+              if (const auto it = groups.find(o.group.path); it != groups.end())
+                fail_at(p.group, "group " + quote(o.group.path) + " already exists (line " +
+                                     std::to_string(it->second.line) + ")");
+              line_ = p.group.line;
+              need_parent(o.group.path, p.group.col, [&](const std::string& par) {
+                if (groups.count(par)) return true;
+                const auto it = create_of.find(par);
+                fail_at(p.group, "parent group " + quote(par) + " of " + quote(o.group.path) + " does not exist" + at_text +
+                                     (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
+              });
+              groups[o.group.path] = p.group;
+            } else if constexpr (std::is_same_v<T, op::SetShares>) {
+              need_group(o.group);
+            } else if constexpr (std::is_same_v<T, op::MoveTask>) {
+              need_task(o.task);
+              need_group(o.group);
+            } else if constexpr (std::is_same_v<T, op::Advance>) {
+            } else {
+              need_task(o.task);
+            }
+          },
+          p.op.op);
+    }
+    // CPUs against the topology, in file order.
+    const unsigned nr_cpus = s_.topology.nr_cpus();
+    for (const CpuUse& u : cpu_uses_)
+      if (u.max_cpu >= nr_cpus)
+        fail_at(u.loc, "CPU " + std::to_string(u.max_cpu) + " is not in the topology (" +
+                           (nr_cpus == 1 ? "CPU 0 only" : "CPUs 0-" + std::to_string(nr_cpus - 1)) +
+                           (seen_topology_ ? ", topology at line " + std::to_string(*seen_topology_)
+                                           : "; no topology line") +
+                           ")");
+    if (!seen_run_) {
+      std::size_t last_nl = text_.rfind('\n');
+      last_nl = last_nl == std::string_view::npos ? 0 : last_nl + 1;
+      fail_at({line_, static_cast<unsigned>(text_.size() - last_nl + 1)},
+              "missing 'run <duration>' statement (end of file)");
+    }
+    for (const PendingOp& p : pending_)
+      if (p.op.at > s_.duration)
+        fail_at(p.time, "time " + format_duration(p.op.at) + " is after the end of the run (run " +
+                            format_duration(s_.duration) + ", line " + std::to_string(*seen_run_) + ")");
+    for (PendingOp& p : pending_) s_.ops.push_back(std::move(p.op));
+  }
+
+  std::string_view text_, file_;
+  unsigned line_ = 0;
+  std::vector<Token> toks_;
+  Scenario s_;
+  ParseError error_;
+  std::optional<unsigned> seen_kernel_, seen_topology_, seen_run_, seen_seed_;
+  std::map<std::string, SourceLoc> groups_, tasks_;  // declared at time 0 (group and task lines)
+  std::vector<PendingOp> pending_;
+  std::vector<CpuUse> cpu_uses_;
+};
+
+std::string task_fields(const TaskSpec& t) {
+  std::string s = "group=" + t.group + " nice=" + std::to_string(t.nice);
+  if (t.cpus.any()) s += " cpus=" + format_cpu_list(t.cpus);
+  std::visit(
+      [&](const auto& b) {
+        using T = std::decay_t<decltype(b)>;
+        if constexpr (std::is_same_v<T, RunBusy>) {
+          s += " run=busy";
+        } else {
+          s += (std::is_same_v<T, RunPeriodic> ? " run=" : " runtime=");
+          if constexpr (std::is_same_v<T, RunPeriodic>) s += format_duration(b.run);
+          else s += format_duration(b.runtime);
+          if (b.sleep) s += " sleep=" + format_duration(*b.sleep);
+        }
+      },
+      t.behaviour);
+  return s;
+}
+
+std::string shares_text(const GroupSpec& g) {
+  return g.weight ? "weight=" + std::to_string(*g.weight) : "shares=" + std::to_string(g.shares);
+}
+
+std::string op_text(const Op& op) {
+  return std::visit(
+      [](const auto& o) -> std::string {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, op::Spawn>) return "spawn " + o.task.name + " " + task_fields(o.task);
+        else if constexpr (std::is_same_v<T, op::Exit>) return "exit " + o.task;
+        else if constexpr (std::is_same_v<T, op::Sleep>) return "sleep " + o.task;
+        else if constexpr (std::is_same_v<T, op::Wake>) return "wake " + o.task;
+        else if constexpr (std::is_same_v<T, op::SetNice>) return "nice " + o.task + " " + std::to_string(o.nice);
+        else if constexpr (std::is_same_v<T, op::SetAffinity>) return "affinity " + o.task + " " + format_cpu_list(o.cpus);
+        else if constexpr (std::is_same_v<T, op::CreateGroup>)
+          return "group " + o.group.path + " " + shares_text(o.group);
+        else if constexpr (std::is_same_v<T, op::SetShares>)
+          return (o.weight ? "weight " + o.group + " " + std::to_string(*o.weight)
+                           : "shares " + o.group + " " + std::to_string(o.shares));
+        else if constexpr (std::is_same_v<T, op::MoveTask>) return "move " + o.task + " " + o.group;
+        else if constexpr (std::is_same_v<T, op::Advance>) return "advance " + format_duration(o.by);
+        else static_assert(!sizeof(T), "print_scenario: a new Op needs a scenario-file form (model/scenario_text.cpp)");
+      },
+      op);
+}
+
+}  // namespace
+
+std::string ParseError::to_string() const {
+  if (line == 0) return file + ": error: " + message;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message;
+}
+
+ParseResult parse_scenario(std::string_view text, std::string_view filename) {
+  try {
+    return Parser(text, filename).parse();
+  } catch (const std::exception& e) {  // std::bad_alloc: still an error, not an escape
+    return ParseError{std::string(filename), 0, 0, std::string("cannot parse: ") + e.what()};
+  }
+}
+
+ParseResult load_scenario_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return ParseError{path, 0, 0, std::string("cannot open: ") + std::strerror(errno)};
+  std::string text;
+  char buf[65536];
+  bool too_big = false;
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) {
+    text.append(buf, n);
+    if (text.size() > kMaxInputBytes) {
+      too_big = true;
+      break;
+    }
+  }
+  const bool bad = std::ferror(f);
+  const int err = errno;
+  std::fclose(f);
+  if (bad) return ParseError{path, 0, 0, std::string("cannot read: ") + std::strerror(err)};
+  if (too_big) return ParseError{path, 0, 0, "file is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB"};
+  return parse_scenario(text, path);
+}
+
+std::string format_duration(Nanos ns) {
+  for (const Unit& u : kUnits) {
+    if (ns < u.scale && u.scale != 1) continue;
+    std::string s = std::to_string(ns / u.scale);
+    if (const Nanos frac = ns % u.scale) {
+      std::string f = std::to_string(frac);
+      f.insert(0, u.digits - f.size(), '0');
+      while (f.back() == '0') f.pop_back();
+      s += "." + f;
+    }
+    return s + std::string(u.suffix);
+  }
+  return {};  // unreachable: ns has scale 1
+}
+
+std::optional<Nanos> parse_duration(std::string_view text, std::string* why) {
+  auto bad = [&](std::string msg) -> std::optional<Nanos> {
+    if (why) *why = std::move(msg);
+    return std::nullopt;
+  };
+  if (text == "0") return 0;
+  std::size_t i = 0;
+  while (i < text.size() && (is_digit(text[i]) || text[i] == '.')) ++i;
+  const std::string_view num = text.substr(0, i), suffix = text.substr(i);
+  const Unit* unit = nullptr;
+  for (const Unit& u : kUnits)
+    if (u.suffix == suffix) unit = &u;
+  if (num.empty()) return bad("expected a number with a unit (ns, us, ms, s)");
+  if (!unit) return bad(suffix.empty() ? "missing unit (ns, us, ms, s)" : "unknown unit " + quote(suffix) + " (ns, us, ms, s)");
+  const std::size_t dot = num.find('.');
+  const std::string_view whole = num.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view{} : num.substr(dot + 1);
+  if (!all_digits(whole) || (dot != std::string_view::npos && !all_digits(frac)))
+    return bad("expected digits[.digits] before the unit");
+  uint64_t w = 0;
+  if (!to_uint(whole, UINT64_MAX / unit->scale, w)) return bad("too large");
+  Nanos v = w * unit->scale, place = unit->scale;
+  for (char c : frac) {
+    place /= 10;
+    if (place == 0) {
+      if (c != '0') return bad("finer than a nanosecond");
+      continue;
+    }
+    const Nanos add = static_cast<Nanos>(c - '0') * place;
+    if (v > UINT64_MAX - add) return bad("too large");
+    v += add;
+  }
+  return v;
+}
+
+std::string format_cpu_list(const CpuMask& cpus) {
+  if (cpus.none()) return "all";
+  std::string s;
+  for (unsigned c = 0; c < kMaxCpus;) {
+    if (!cpus[c]) {
+      ++c;
+      continue;
+    }
+    unsigned e = c;
+    while (e + 1 < kMaxCpus && cpus[e + 1]) ++e;
+    if (!s.empty()) s += ',';
+    s += std::to_string(c);
+    if (e > c) s += "-" + std::to_string(e);
+    c = e + 1;
+  }
+  return s;
+}
+
+std::string print_scenario(const Scenario& s) {
+  std::string out;
+  auto line = [&](const std::string& l) { out += l + "\n"; };
+  line("kernel " + s.kernel);
+  line("topology sockets=" + std::to_string(s.topology.sockets) + " cores=" + std::to_string(s.topology.cores) +
+       " threads=" + std::to_string(s.topology.threads));
+  // One `set`/`feature` line, or more when a key repeats (a line names each key once).
+  auto keyed_lines = [&](std::string_view kw, const std::vector<std::pair<std::string, std::string>>& kvs) {
+    std::string l;
+    std::vector<std::string_view> keys;
+    for (const auto& [k, v] : kvs) {
+      if (std::find(keys.begin(), keys.end(), k) != keys.end()) {
+        line(l);
+        l.clear();
+        keys.clear();
+      }
+      if (l.empty()) l = kw;
+      l += " " + k + "=" + v;
+      keys.push_back(k);
+    }
+    if (!l.empty()) line(l);
+  };
+  std::vector<std::pair<std::string, std::string>> kvs;
+  for (const Setting& st : s.settings) {
+    const SettingKey* k = setting_key(st.key);
+    std::string v = std::to_string(st.value);
+    if (k && k->kind == ValueKind::duration) v = format_duration(st.value);
+    if (k && k->kind == ValueKind::scaling && st.value < kScalingNames.size()) v = kScalingNames[st.value];
+    kvs.emplace_back(st.key, v);
+  }
+  keyed_lines("set", kvs);
+  kvs.clear();
+  for (const auto& [f, on] : s.feature_overrides) kvs.emplace_back(std::string(to_string(f)), on ? "on" : "off");
+  keyed_lines("feature", kvs);
+  if (s.seed) line("seed " + std::to_string(s.seed));
+  for (const GroupSpec& g : s.groups) line("group " + g.path + " " + shares_text(g));
+  for (const TaskSpec& t : s.tasks) line("task " + t.name + " " + task_fields(t));
+  for (const TimedOp& o : s.ops) line("at " + format_duration(o.at) + " " + op_text(o.op));
+  line("run " + format_duration(s.duration));
+  return out;
+}
+
+}  // namespace cfsv

@@ -1,0 +1,38 @@
+#include "proofs/bridge.h"
+
+#include <chrono>
+
+namespace cfsv::proofs {
+
+BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
+  z3::context& c = formula.ctx();
+  z3::solver s(c);
+  z3::params p(c);
+  p.set("timeout", timeout_ms);
+  s.set(p);
+  s.add(formula);
+  const auto t0 = std::chrono::steady_clock::now();
+  const z3::check_result r = s.check();
+  BridgeResult out;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  switch (r) {
+    case z3::unsat: out.outcome = Outcome::proved; break;
+    case z3::sat:
+      out.outcome = Outcome::refuted;
+      out.model = s.get_model();
+      break;
+    case z3::unknown:
+      out.outcome = Outcome::unknown;
+      out.reason = s.reason_unknown();
+      if (out.reason == "canceled" || out.reason == "timeout")
+        out.reason = "timeout after " + std::to_string(timeout_ms) + " ms";
+      break;
+  }
+  return out;
+}
+
+BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t timeout_ms) {
+  return find(domain && !conjecture, timeout_ms);
+}
+
+}  // namespace cfsv::proofs

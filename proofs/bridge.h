@@ -1,0 +1,29 @@
+// The Z3 bridge (Z3's prove() pattern): assert the domain and the negation of
+// a conjecture; unsat = proved, sat = refuted with a model, unknown = the
+// solver's reason (timeout, ...). Internal to proofs/.
+#pragma once
+#include <z3++.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "proofs/prove.h"
+
+namespace cfsv::proofs {
+
+struct BridgeResult {
+  Outcome outcome = Outcome::unknown;
+  std::optional<z3::model> model;  // when refuted (or when a search finds one)
+  std::string reason;              // when unknown
+  double seconds = 0;
+};
+
+// Is `conjecture` true for every assignment satisfying `domain`?
+BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t timeout_ms);
+
+// Is `formula` satisfiable? refuted + model when it is, proved when it is not
+// (there is nothing to find), unknown otherwise.
+BridgeResult find(const z3::expr& formula, uint32_t timeout_ms);
+
+}  // namespace cfsv::proofs

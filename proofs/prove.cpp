@@ -1,0 +1,170 @@
+#include "proofs/prove.h"
+
+#include <array>
+#include <functional>
+
+#include "proofs/calc_delta_proofs.h"
+#include "proofs/slice_proofs.h"
+
+namespace cfsv::proofs {
+
+namespace {
+
+std::string ns(uint64_t v) { return std::to_string(v) + " ns"; }
+
+// "for every hierarchy ...": the domain every slice query quantifies over.
+std::string slice_domain_text(const SliceSetup& s, SliceDomain d) {
+  const std::string tasks = d == SliceDomain::equal_weights_on_task_rq
+                                ? "n tasks of one nice level on the task's cfs_rq"
+                                : "any task nice level, groups of shares MIN_SHARES..MAX_SHARES";
+  return "depth 1.." + std::to_string(s.max_depth) + ", " + tasks + ", at most " + std::to_string(s.max_nr_running) +
+         " tasks, on_rq either way, latency " + ns(s.tunables.latency) + ", min_granularity " +
+         ns(s.tunables.min_granularity) + ", sched_nr_latency " + std::to_string(s.tunables.nr_latency) +
+         ", load shift " + std::to_string(s.resolution.shift);
+}
+
+ProofResult slice_claim(const Claim& claim, SliceConjecture kind, SliceDomain domain, Preference prefer,
+                        uint32_t timeout_ms) {
+  const SliceSetup setup = default_slice_setup();
+  std::string what;
+  switch (kind) {
+    case SliceConjecture::at_least_min_gran: what = "sched_slice >= min_granularity"; break;
+    case SliceConjecture::equal_weights_exact_set:
+      what = "(sched_slice >= min_granularity) == (n < sched_nr_latency)";
+      break;
+    case SliceConjecture::equal_weights_rounding_bound:
+      what = "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32)";
+      break;
+  }
+  const SliceFeatures f = claim.features.slice();
+  const std::string variant = f.flat_slice ? "flat" : f.base_slice ? "alt_period+base_slice" : "hierarchical";
+  SliceProofSpec spec{"forall " + slice_domain_text(setup, domain) + ": " + what + " (" + variant + ")", kind, domain,
+                      prefer};
+  return run_slice_proof(spec, model_slice(f), setup, timeout_ms);
+}
+
+ProofResult loop_equals_fls(uint32_t timeout_ms) {
+  ProofResult res;
+  for (LoadResolution r : {kLoadResolutionV5, kLoadResolutionV3}) {
+    ProofResult one = prove_loop_equals_fls(r, timeout_ms);
+    res.queries.insert(res.queries.end(), one.queries.begin(), one.queries.end());
+    res.seconds += one.seconds;
+    if (res.conjecture.empty()) {
+      res.conjecture = "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) for all 64-bit delta, "
+                       "weight, lw.weight, lw.inv_weight, load shift 10 (min 2) and 0";
+    }
+    if (one.outcome != Outcome::proved) {
+      res.outcome = one.outcome;
+      res.detail = one.detail + " (load shift " + std::to_string(r.shift) + ")";
+      res.counterexample = one.counterexample;
+      return res;
+    }
+  }
+  res.outcome = Outcome::proved;
+  res.detail = "proved for all 2^256 inputs under both load resolutions";
+  return res;
+}
+
+struct Entry {
+  std::string_view id;
+  std::function<ProofResult(const Claim&, uint32_t)> run;
+};
+
+const std::array<Entry, 6>& entries() {
+  using C = SliceConjecture;
+  using D = SliceDomain;
+  using P = Preference;
+  static const std::array<Entry, 6> e = {{
+      {"slice-min-granularity/hierarchical",
+       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::equal_siblings_halved, t); }},
+      {"slice-min-granularity/flat",
+       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::equal_siblings, t); }},
+      {"slice-min-granularity/base_slice",
+       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::none, t); }},
+      {"slice-min-granularity/flat-equal-weights-exact-set",
+       [](const Claim& c, uint32_t t) {
+         return slice_claim(c, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none, t);
+       }},
+      {"slice-min-granularity/flat-equal-weights-rounding",
+       [](const Claim& c, uint32_t t) {
+         return slice_claim(c, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none, t);
+       }},
+      {"calc-delta/loop-equals-fls", [](const Claim&, uint32_t t) { return loop_equals_fls(t); }},
+  }};
+  return e;
+}
+
+const Entry* entry(std::string_view id) {
+  for (const Entry& e : entries())
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view to_string(Outcome o) {
+  switch (o) {
+    case Outcome::proved: return "proved";
+    case Outcome::refuted: return "refuted";
+    case Outcome::unknown: return "unknown";
+  }
+  return "?";
+}
+
+Verdict to_verdict(Outcome o) {
+  switch (o) {
+    case Outcome::proved: return Verdict::proved;
+    case Outcome::refuted: return Verdict::refuted;
+    case Outcome::unknown: return Verdict::unknown;
+  }
+  return Verdict::unknown;
+}
+
+std::vector<std::string_view> supported_claims() {
+  std::vector<std::string_view> ids;
+  for (const Claim& c : all_claims())
+    if (entry(c.id)) ids.push_back(c.id);
+  return ids;
+}
+
+bool supports(std::string_view claim_id) { return entry(claim_id) && claim_by_id(claim_id); }
+
+uint32_t default_timeout_ms(Budget b) {
+  switch (b) {
+    case Budget::smoke: return 10'000;
+    case Budget::ci: return 60'000;
+    case Budget::long_: return 600'000;
+  }
+  return 60'000;
+}
+
+ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
+  const Entry* e = entry(claim.id);
+  if (!e) {
+    ProofResult r;
+    r.claim = std::string(claim.id);
+    r.conjecture = std::string(claim.statement);
+    r.detail = "no Z3 query for this claim";
+    return r;
+  }
+  const uint32_t timeout = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
+  ProofResult r = e->run(claim, timeout);
+  r.claim = std::string(claim.id);
+  return r;
+}
+
+std::string format_counterexample(const Counterexample& c) {
+  std::string out;
+  if (!c.note.empty()) out += "  found: " + c.note + "\n";
+  auto line = [](const std::vector<Value>& vs) {
+    std::string s;
+    for (const Value& v : vs) s += (s.empty() ? "" : " ") + v.name + "=" + v.text;
+    return s;
+  };
+  if (!c.values.empty()) out += "  " + line(c.values) + "\n";
+  for (std::size_t i = 0; i < c.levels.size(); ++i)
+    out += "  level " + std::to_string(i) + (i == 0 ? " (task): " : " (group): ") + line(c.levels[i]) + "\n";
+  return out;
+}
+
+}  // namespace cfsv::proofs

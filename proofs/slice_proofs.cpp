@@ -1,0 +1,294 @@
+#include "proofs/slice_proofs.h"
+
+#include <bit>
+#include <memory>
+#include <span>
+
+#include "model/tunables.h"
+#include "model/weights.h"
+
+namespace cfsv::proofs {
+
+namespace {
+
+constexpr uint64_t kMinShares = 2;        // MIN_SHARES
+constexpr uint64_t kMaxShares = 1 << 18;  // MAX_SHARES
+
+template <class V> SliceTunables<V> tunables_as(const SliceTunables<uint64_t>& t) {
+  return {V(t.latency), V(t.min_granularity), V(t.nr_latency)};
+}
+
+unsigned bits_for(uint64_t max_value) { return std::max(1u, static_cast<unsigned>(std::bit_width(max_value))); }
+
+std::string dec(uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+SliceSetup default_slice_setup() {
+  const Tunables t = Tunables{}.for_cpus(4);  // seed 003's machine: 2.25 ms, 18 ms, 8
+  return {{t.latency_ns, t.min_granularity_ns, t.nr_latency}, kLoadResolutionV5, 1000, 3};
+}
+
+SliceFn model_slice(SliceFeatures f) {
+  auto run = [f](const auto& in, const auto& t, LoadResolution r) {
+    using V = std::decay_t<decltype(in.nr_running)>;
+    return sched_slice<V>(std::span<const SliceLevel<V>>(in.chain), in.nr_running, in.rq_h_nr_running, t, f, r);
+  };
+  SliceFn fn = make_slice_fn(run, f);
+  fn.is_model = true;
+  return fn;
+}
+
+SliceSpace make_slice_space(z3::context& c, unsigned depth, const SliceSetup& setup) {
+  const LoadResolution r = setup.resolution;
+  const uint64_t max_nr = setup.max_nr_running;
+  const uint64_t min_entity = scale_load<uint64_t>(kMinShares, r);
+  const uint64_t max_entity = scale_load<uint64_t>(kMaxShares, r);
+  const unsigned nr_bits = bits_for(max_nr);
+  const unsigned load_bits = bits_for(max_nr * max_entity);
+
+  auto on = [](const Sym& on_rq) { return on_rq != Sym(0); };
+  z3::expr dom = c.bool_val(true);
+  auto require = [&dom](const SymBool& b) { dom = dom && b.expr(); };
+
+  SliceSpace s{depth, {Sym(0), Sym(0), Sym(0), {}}, {}, {}, c.bool_val(true), c.bool_val(true), c.bool_val(true)};
+  SliceInputs<Sym>& in = s.in;
+
+  // The task: a nice level's weight, from the table by a symbolic index.
+  in.nice_index = Sym::var("nice_index", 6);
+  require(in.nice_index < Sym(kNiceLevels));
+  Sym task_weight(0);
+  for (int i = 0; i < kNiceLevels; ++i) task_weight = select(in.nice_index == Sym(i), Sym(sched_prio_to_weight[i]), task_weight);
+
+  in.nr_running = Sym::var("nr_running", nr_bits);
+  in.rq_h_nr_running = Sym::var("rq_h_nr_running", nr_bits);
+
+  Sym all_others(0);
+  for (unsigned i = 0; i < depth; ++i) {
+    const std::string l = "level" + std::to_string(i) + ".";
+    const Sym on_rq = Sym::var((l + "on_rq").c_str(), 1);
+    Sym weight(0), others(0);
+    if (i == 0) {
+      weight = scale_load(task_weight, r);
+      require(in.nr_running >= on_rq);
+      others = in.nr_running - on_rq;
+    } else {
+      const Sym shares = Sym::var((l + "shares").c_str(), bits_for(kMaxShares));
+      require(shares >= Sym(kMinShares) && shares <= Sym(kMaxShares));
+      weight = scale_load(shares, r);
+      others = Sym::var((l + "others").c_str(), nr_bits);
+      all_others = all_others + others;
+    }
+    // The other entities on this cfs_rq: each a task or a group of MIN_SHARES..MAX_SHARES.
+    const Sym others_weight = Sym::var((l + "others_weight").c_str(), load_bits);
+    require(others_weight >= others * Sym(min_entity) && others_weight <= others * Sym(max_entity));
+    in.chain.push_back({weight, select(on(on_rq), weight, Sym(0)) + others_weight, on_rq});
+    s.others.push_back(others);
+    s.others_weight.push_back(others_weight);
+    s.equal_siblings = s.equal_siblings && (others_weight == others * weight).expr();
+    if (i == 0) s.equal_on_task_rq = (others_weight == others * weight).expr();
+  }
+  // A queued entity's parents are queued; a parent is queued iff its cfs_rq
+  // (the one below it) is not empty.
+  for (unsigned i = 0; i + 1 < depth; ++i) {
+    const SymBool below = on(in.chain[i].on_rq), above = on(in.chain[i + 1].on_rq);
+    require(!below || above);
+    require(above || s.others[i] == Sym(0));
+    require(!above || below || s.others[i] >= Sym(1));
+  }
+  // At most max_nr tasks with the task queued; every other entity holds one or more.
+  const Sym not_queued = select(on(in.chain[0].on_rq), Sym(0), Sym(1));
+  require(in.nr_running + not_queued <= Sym(max_nr));
+  require(in.rq_h_nr_running >= in.nr_running + all_others);
+  require(in.rq_h_nr_running + not_queued <= Sym(max_nr));
+  s.domain = dom;
+  return s;
+}
+
+SliceInputs<uint64_t> evaluate(const SliceSpace& s, const z3::model& m) {
+  auto v = [&m](const Sym& x) { return numeral(m.eval(x.expr(), true)); };
+  SliceInputs<uint64_t> out{v(s.in.nice_index), v(s.in.nr_running), v(s.in.rq_h_nr_running), {}};
+  for (const SliceLevel<Sym>& l : s.in.chain) out.chain.push_back({v(l.weight), v(l.cfs_rq_weight), v(l.on_rq)});
+  return out;
+}
+
+Counterexample slice_counterexample(const SliceSpace& s, const z3::model& m, const Sym& slice,
+                                    const std::vector<MulCall>& calls, const SliceFn& fn, const SliceSetup& setup,
+                                    std::string& mismatch) {
+  const LoadResolution r = setup.resolution;
+  const SliceTunables<uint64_t>& t = setup.tunables;
+  auto ev = [&m](const z3::expr& e) { return numeral(m.eval(e, true)); };
+  auto fail = [&mismatch](const std::string& what) {
+    if (mismatch.empty()) mismatch = what;
+  };
+
+  const SliceInputs<uint64_t> in = evaluate(s, m);
+  const uint64_t concrete = fn.concrete(in, t, r);
+  const uint64_t symbolic = ev(slice.expr());
+  if (concrete != symbolic)
+    fail("sched_slice: uint64_t gives " + dec(concrete) + ", Z3's evaluation " + dec(symbolic));
+
+  const bool queued = in.chain[0].on_rq != 0;
+  const uint64_t count = (fn.features.alt_period ? in.rq_h_nr_running : in.nr_running) + (queued ? 0 : 1);
+  const uint64_t period = sched_period<uint64_t>(count, t);
+  if (!calls.empty() && ev(calls[0].a) != period)
+    fail("period: uint64_t gives " + dec(period) + ", Z3's evaluation " + dec(ev(calls[0].a)));
+
+  Counterexample cx;
+  cx.values = {{"depth", dec(s.depth)},
+               {"nice", std::to_string(static_cast<int>(in.nice_index) + kNiceMin)},
+               {"nr_running", dec(in.nr_running)},
+               {"rq_h_nr_running", dec(in.rq_h_nr_running)},
+               {"period", dec(period)},
+               {"min_granularity", dec(t.min_granularity)},
+               {"slice", dec(concrete)}};
+
+  SliceFeatures prefix_features = fn.features;
+  prefix_features.base_slice = false;
+  prefix_features.flat_slice = false;
+  for (std::size_t i = 0; i < in.chain.size(); ++i) {
+    const SliceLevel<uint64_t>& l = in.chain[i];
+    const uint64_t lw = l.cfs_rq_weight + (l.on_rq ? 0 : l.weight);  // the load sched_slice divides by
+    std::vector<Value> level = {{"weight", dec(l.weight)},
+                                {"cfs_rq_weight", dec(l.cfs_rq_weight)},
+                                {"on_rq", dec(l.on_rq)},
+                                {"nr_running", dec(ev(s.others[i].expr()) + l.on_rq)},
+                                {"lw_weight", dec(lw)},
+                                {"inv_weight", dec(update_inv_weight<uint64_t>({lw, 0}, r))}};
+    if (i < calls.size()) {
+      const uint64_t a = ev(calls[i].a), fact = ev(calls[i].mul), shift = ev(calls[i].shift);
+      const uint64_t out = ev(calls[i].result);
+      if (shift < 128 && cfsv::mul_u64_u32_shr(a, fact, shift) != out)
+        fail("level " + dec(i) + ": mul_u64_u32_shr(" + dec(a) + ", " + dec(fact) + ", " + dec(shift) + ") is " +
+             dec(cfsv::mul_u64_u32_shr(a, fact, shift)) + ", Z3's evaluation " + dec(out));
+      if (fn.is_model) {
+        SliceInputs<uint64_t> prefix = in;
+        prefix.chain.resize(i + 1);
+        const uint64_t want = sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(prefix.chain), in.nr_running,
+                                                    in.rq_h_nr_running, t, prefix_features, r);
+        if (want != out) fail("level " + dec(i) + " slice: uint64_t gives " + dec(want) + ", Z3's evaluation " + dec(out));
+      }
+      level.push_back({"fact", dec(fact)});
+      level.push_back({"shift", dec(shift)});
+      level.push_back({"slice", dec(out)});
+    }
+    cx.levels.push_back(std::move(level));
+  }
+  return cx;
+}
+
+namespace {
+
+// One depth's query, built in its own context.
+struct Built {
+  std::unique_ptr<z3::context> ctx = std::make_unique<z3::context>();
+  std::optional<SliceSpace> space;
+  std::optional<Sym> slice;
+  std::vector<MulCall> calls;
+  std::optional<z3::expr> domain, conjecture;
+};
+
+std::unique_ptr<Built> build(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup, unsigned depth) {
+  auto b = std::make_unique<Built>();
+  ContextScope scope(*b->ctx);
+  b->space.emplace(make_slice_space(*b->ctx, depth, setup));
+  const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
+  {
+    MulTrace trace;
+    b->slice.emplace(fn.sym(b->space->in, t, setup.resolution));
+    b->calls = trace.calls();
+  }
+  b->conjecture.emplace(slice_conjecture(spec.kind, b->space->in, *b->slice, t, setup.resolution).expr());
+  z3::expr dom = b->space->domain;
+  if (spec.domain == SliceDomain::equal_weights_on_task_rq) dom = dom && b->space->equal_on_task_rq;
+  b->domain.emplace(dom);
+  return b;
+}
+
+z3::expr preference(const Built& b, Preference p, const SliceSetup& setup) {
+  ContextScope scope(*b.ctx);
+  z3::expr e = b.space->equal_siblings;
+  if (p == Preference::equal_siblings_halved) e = e && (*b.slice <= Sym(setup.tunables.min_granularity / 2)).expr();
+  return e;
+}
+
+std::string value_of(const Counterexample& c, std::string_view name) {
+  for (const Value& v : c.values)
+    if (v.name == name) return v.text;
+  return "?";
+}
+
+std::string depth_label(unsigned d) { return "depth " + std::to_string(d); }
+
+}  // namespace
+
+ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup,
+                            uint32_t timeout_ms) {
+  ProofResult res;
+  res.conjecture = spec.conjecture;
+  std::vector<std::unique_ptr<Built>> built;
+  std::vector<std::string> unknown;
+  const Built* refuted_by = nullptr;
+  std::optional<z3::model> model;
+  std::string how;
+
+  for (unsigned d = 1; d <= setup.max_depth && !refuted_by; ++d) {
+    built.push_back(build(spec, fn, setup, d));
+    const Built& b = *built.back();
+    const BridgeResult br = prove(*b.domain, *b.conjecture, timeout_ms);
+    res.queries.push_back({depth_label(d), br.outcome, br.seconds});
+    if (br.outcome == Outcome::refuted) {
+      refuted_by = &b;
+      model = br.model;
+      how = "first counterexample Z3 found, " + depth_label(d);
+    } else if (br.outcome == Outcome::unknown) {
+      unknown.push_back(depth_label(d) + ": " + br.reason);
+    }
+  }
+
+  if (refuted_by && spec.prefer != Preference::none) {
+    for (unsigned d = 1; d <= setup.max_depth; ++d) {
+      if (built.size() < d) built.push_back(build(spec, fn, setup, d));
+      const Built& b = *built[d - 1];
+      const BridgeResult br = find(*b.domain && !*b.conjecture && preference(b, spec.prefer, setup), timeout_ms);
+      res.queries.push_back({depth_label(d) + ", preferred shape", br.outcome, br.seconds});
+      if (br.outcome == Outcome::refuted) {
+        refuted_by = &b;
+        model = br.model;
+        how = std::string(spec.prefer == Preference::equal_siblings ? "equal sibling weights"
+                                                                     : "equal sibling weights, slice <= min_granularity/2") +
+              " (searched first), " + depth_label(d);
+        break;
+      }
+    }
+  }
+
+  for (const QueryStat& q : res.queries) res.seconds += q.seconds;
+  if (refuted_by) {
+    std::string mismatch;
+    res.counterexample =
+        slice_counterexample(*refuted_by->space, *model, *refuted_by->slice, refuted_by->calls, fn, setup, mismatch);
+    res.counterexample.note = how;
+    if (!mismatch.empty()) {
+      res.outcome = Outcome::unknown;
+      res.detail = "BUG: Z3's model and the uint64_t model disagree: " + mismatch;
+      return res;
+    }
+    res.outcome = Outcome::refuted;
+    res.detail = "refuted (" + how + "): slice " + value_of(res.counterexample, "slice") + " with min_granularity " +
+                 value_of(res.counterexample, "min_granularity");
+    return res;
+  }
+  if (!unknown.empty()) {
+    res.outcome = Outcome::unknown;
+    res.detail = unknown.front();
+    for (std::size_t i = 1; i < unknown.size(); ++i) res.detail += "; " + unknown[i];
+    return res;
+  }
+  res.outcome = Outcome::proved;
+  res.detail = "proved for depth 1.." + std::to_string(setup.max_depth) + ", nr_running <= " +
+               std::to_string(setup.max_nr_running);
+  return res;
+}
+
+}  // namespace cfsv::proofs

@@ -1,0 +1,58 @@
+#include "proofs/symbolic.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace cfsv::proofs {
+
+namespace {
+thread_local z3::context* tl_context = nullptr;
+thread_local MulTrace* tl_trace = nullptr;
+}  // namespace
+
+z3::context& current_context() {
+  if (!tl_context) throw std::logic_error("proofs: Sym used outside a ContextScope");
+  return *tl_context;
+}
+
+ContextScope::ContextScope(z3::context& c) : previous_(tl_context) { tl_context = &c; }
+ContextScope::~ContextScope() { tl_context = previous_; }
+
+Sym::Sym(uint64_t v) : e_(current_context().bv_val(v, kBits)) {}
+
+Sym::Sym(z3::expr e) : e_(std::move(e)) {
+  if (!e_.is_bv() || e_.get_sort().bv_size() != kBits) throw std::logic_error("proofs: Sym needs a 64-bit bit-vector");
+}
+
+Sym Sym::var(const char* name, unsigned bits) {
+  z3::context& c = current_context();
+  const z3::expr v = c.bv_const(name, bits);
+  return Sym(bits == kBits ? v : z3::zext(v, kBits - bits));
+}
+
+Sym select(const SymBool& c, const Sym& a, const Sym& b) { return Sym(z3::ite(c.expr(), a.expr(), b.expr())); }
+Sym min(const Sym& a, const Sym& b) { return select(a < b, a, b); }
+Sym max(const Sym& a, const Sym& b) { return select(a > b, a, b); }
+
+Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift) {
+  const z3::expr product = z3::zext(a.expr(), Sym::kBits) * z3::zext(mul.expr(), Sym::kBits);
+  const z3::expr result = z3::lshr(product, z3::zext(shift.expr(), Sym::kBits)).extract(Sym::kBits - 1, 0);
+  MulTrace::record({a.expr(), mul.expr(), shift.expr(), result});
+  return Sym(result);
+}
+
+MulTrace::MulTrace() : previous_(tl_trace) { tl_trace = this; }
+MulTrace::~MulTrace() { tl_trace = previous_; }
+void MulTrace::record(const MulCall& c) {
+  if (tl_trace) tl_trace->calls_.push_back(c);
+}
+
+uint64_t numeral(const z3::expr& e) {
+  uint64_t v = 0;
+  if (!e.is_numeral_u64(v)) throw std::runtime_error("proofs: not a 64-bit numeral: " + e.to_string());
+  return v;
+}
+
+uint64_t fold(const Sym& s) { return numeral(s.expr().simplify()); }
+
+}  // namespace cfsv::proofs

@@ -1,0 +1,106 @@
+// The symbolic value type the model's templates are instantiated with
+// (DESIGN "Layers"): Sym is a 64-bit Z3 bit-vector with the unsigned C++
+// semantics of uint64_t, SymBool a Z3 boolean. Internal to proofs/.
+#pragma once
+#include <z3++.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace cfsv::proofs {
+
+// The context Sym(uint64_t) builds constants in: set for this thread by a
+// ContextScope (the bridge opens one per query).
+z3::context& current_context();
+
+class ContextScope {
+ public:
+  explicit ContextScope(z3::context& c);
+  ~ContextScope();
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  z3::context* previous_;
+};
+
+class SymBool {
+ public:
+  explicit SymBool(z3::expr e) : e_(std::move(e)) {}
+  const z3::expr& expr() const { return e_; }
+  friend SymBool operator!(const SymBool& a) { return SymBool(!a.e_); }
+  friend SymBool operator&&(const SymBool& a, const SymBool& b) { return SymBool(a.e_ && b.e_); }
+  friend SymBool operator||(const SymBool& a, const SymBool& b) { return SymBool(a.e_ || b.e_); }
+  friend SymBool operator==(const SymBool& a, const SymBool& b) { return SymBool(a.e_ == b.e_); }
+
+ private:
+  z3::expr e_;
+};
+
+class Sym {
+ public:
+  static constexpr unsigned kBits = 64;
+  Sym(uint64_t v);  // NOLINT: implicit, as the templates write V(32)
+  explicit Sym(z3::expr e);
+  // A fresh unknown of `bits` bits (<= 64), zero-extended to 64: values known
+  // to fit in fewer bits keep the bit-blasted circuits small.
+  static Sym var(const char* name, unsigned bits = kBits);
+
+  const z3::expr& expr() const { return e_; }
+
+  friend Sym operator+(const Sym& a, const Sym& b) { return Sym(a.e_ + b.e_); }
+  friend Sym operator-(const Sym& a, const Sym& b) { return Sym(a.e_ - b.e_); }
+  friend Sym operator*(const Sym& a, const Sym& b) { return Sym(a.e_ * b.e_); }
+  friend Sym operator/(const Sym& a, const Sym& b) { return Sym(z3::udiv(a.e_, b.e_)); }
+  friend Sym operator&(const Sym& a, const Sym& b) { return Sym(a.e_ & b.e_); }
+  friend Sym operator|(const Sym& a, const Sym& b) { return Sym(a.e_ | b.e_); }
+  friend Sym operator<<(const Sym& a, const Sym& b) { return Sym(z3::shl(a.e_, b.e_)); }
+  friend Sym operator>>(const Sym& a, const Sym& b) { return Sym(z3::lshr(a.e_, b.e_)); }
+
+  friend SymBool operator==(const Sym& a, const Sym& b) { return SymBool(a.e_ == b.e_); }
+  friend SymBool operator!=(const Sym& a, const Sym& b) { return SymBool(a.e_ != b.e_); }
+  friend SymBool operator<(const Sym& a, const Sym& b) { return SymBool(z3::ult(a.e_, b.e_)); }
+  friend SymBool operator<=(const Sym& a, const Sym& b) { return SymBool(z3::ule(a.e_, b.e_)); }
+  friend SymBool operator>(const Sym& a, const Sym& b) { return SymBool(z3::ugt(a.e_, b.e_)); }
+  friend SymBool operator>=(const Sym& a, const Sym& b) { return SymBool(z3::uge(a.e_, b.e_)); }
+
+ private:
+  z3::expr e_;
+};
+
+// The model's branch-free primitives (model/fixed_point.h), found by ADL.
+Sym select(const SymBool& c, const Sym& a, const Sym& b);
+Sym min(const Sym& a, const Sym& b);
+Sym max(const Sym& a, const Sym& b);
+
+// mul_u64_u32_shr (include/linux/math64.h): the product is 128 bits wide, as
+// the kernel's; the result is its low 64 bits after the shift.
+Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift);
+
+// Every mul_u64_u32_shr call made on this thread while a MulTrace is alive is
+// recorded: in __calc_delta that call receives the normalised fact and shift,
+// which is how a counterexample reports them without a copy of the formula.
+struct MulCall {
+  z3::expr a, mul, shift, result;
+};
+class MulTrace {
+ public:
+  MulTrace();
+  ~MulTrace();
+  MulTrace(const MulTrace&) = delete;
+  MulTrace& operator=(const MulTrace&) = delete;
+  const std::vector<MulCall>& calls() const { return calls_; }
+  static void record(const MulCall& c);
+
+ private:
+  std::vector<MulCall> calls_;
+  MulTrace* previous_;
+};
+
+// The value of a closed (constant) Sym, folded by z3 simplify; for tests and
+// for evaluating a model. Throws std::runtime_error if it is not a numeral.
+uint64_t fold(const Sym& s);
+uint64_t numeral(const z3::expr& e);
+
+}  // namespace cfsv::proofs

@@ -1,0 +1,51 @@
+// Helpers shared by the properties/sim_*_test.cpp tests: scenarios built in C++.
+#pragma once
+#include <string>
+
+#include "model/scenario.h"
+#include "model/sim.h"
+
+namespace cfsv::simtest {
+
+inline Scenario basic(std::string kernel, unsigned cpus = 1) {
+  Scenario s;
+  s.kernel = std::move(kernel);
+  s.topology = {1, cpus, 1};
+  return s;
+}
+
+inline TaskSpec task(std::string name, int nice = 0, std::string group = "/", Behaviour b = RunBusy{}) {
+  TaskSpec t;
+  t.name = std::move(name);
+  t.nice = nice;
+  t.group = std::move(group);
+  t.behaviour = b;
+  return t;
+}
+
+inline CpuMask cpus(std::initializer_list<unsigned> l) {
+  CpuMask m;
+  for (unsigned c : l) m.set(c);
+  return m;
+}
+
+// Seed 003's experiment: 4 CPUs, v3.10, HZ 1000, min_granularity 2.25 ms,
+// latency 18 ms, 4 groups of 1024 shares with 20 busy nice-0 tasks each, all
+// pinned to CPU 3.
+inline Scenario seed003(bool flat_slice, Nanos duration = 1'000'000'000) {
+  Scenario s = basic("v3.10", 4);
+  s.settings = {{"hz", 1000}, {"min_granularity", 2'250'000}, {"latency", 18'000'000}};
+  s.feature_overrides = {{Feature::flat_slice, flat_slice}};
+  for (int g = 0; g < 4; ++g) {
+    s.groups.push_back({"/g" + std::to_string(g), 1024});
+    for (int t = 0; t < 20; ++t) {
+      TaskSpec k = task("g" + std::to_string(g) + "t" + std::to_string(t), 0, "/g" + std::to_string(g));
+      k.cpus = cpus({3});
+      s.tasks.push_back(k);
+    }
+  }
+  s.duration = duration;
+  return s;
+}
+
+}  // namespace cfsv::simtest

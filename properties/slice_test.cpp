@@ -1,0 +1,106 @@
+// sched_slice in its three variants on generated hierarchies.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "model/weights.h"
+#include "properties/arith_properties.h"
+#include "properties/claim_checks.h"
+#include "properties/runner.h"
+#include "properties/slice_trace.h"
+
+namespace cfsv::properties {
+namespace {
+
+// 0 <= period - n * slice <= floor(period * (1024 n + 4) / 2^32) + n
+// (up to n * min_granularity above the period with BASE_SLICE).
+RC_GTEST_PROP(SchedSlice, SlicesOfNNice0TasksOnOneCfsRqAddUpToThePeriodWithinNTimesTheirRounding, ()) {
+  const uint64_t n = *gen_uniform(1, 512);
+  const CpuTunables t = *gen_tunables();
+  const LoadResolution r = *gen_load_resolution();
+  for (SliceFeatures f : kSliceVariants) check_nice0_slices_sum(n, t, r, f);
+}
+
+// slice(light) <= slice(heavy) + floor(exact * (b + 4) / 2^32) + 1 at the changed level.
+RC_GTEST_PROP(SchedSlice, AHeavierEntityNeverGetsAShorterSliceByMoreThanCalcDeltasRounding, ()) {
+  const HeavierCase c = *gen_heavier_case();
+  for (SliceFeatures f : kSliceVariants) check_heavier_never_shorter_beyond_rounding(c, f);
+}
+
+RC_GTEST_PROP(SliceMinGranularity, BaseSliceNeverFallsBelowMinGranularityOnRandomHierarchies, ()) {
+  check_slice_min_granularity(*gen_slice_case(), kBaseSlice);
+}
+
+TEST(SchedSlice, IsNotStrictlyMonotoneInWeightAloneOnACfsRq) {
+  // The exact share is the whole period for any weight; the 32-bit inverse
+  // of a heavier load loses more: nice -17 gets 64 ns less than nice -16.
+  const SliceTunables<uint64_t> t = slice_tunables(Tunables{});
+  for (LoadResolution r : {kLoadResolutionV3, kLoadResolutionV5}) {
+    auto alone = [&](int nice) {
+      const uint64_t w = scale_load<uint64_t>(nice_to_weight(nice), r);
+      const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, w, 1}}};
+      return sched_slice<uint64_t>(chain, 1, 1, t, kHierarchical, r);
+    };
+    EXPECT_EQ(alone(-16), 5'999'999u);
+    EXPECT_EQ(alone(-17), 5'999'935u);
+  }
+}
+
+TEST(SchedSlice, InTheV5EraScaleLoadDownLetsAOneUnitHeavierGroupEntityLoseAThird) {
+  // Outside the monotonicity property's domain (weights not multiples of
+  // 1024): a group entity of weight 2048 next to one of 1023 is alone at
+  // v5 resolution (load 3071 >> 10 = 2), while 2049 makes the load 3072 >> 10 = 3.
+  const LoadResolution r = kLoadResolutionV5;
+  const SliceTunables<uint64_t> t = slice_tunables(Tunables{});
+  auto slice = [&](uint64_t w) {
+    const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, w + 1023, 1}}};
+    return sched_slice<uint64_t>(chain, 2, 2, t, kHierarchical, r);
+  };
+  EXPECT_EQ(slice(2048), 5'999'999u);
+  EXPECT_EQ(slice(2049), 3'999'999u);
+}
+
+TEST(FlatEqualWeights, TheExactSetClaimNeedsBootTunablesNotASysctlLatencyJustAboveMinGranularity) {
+  // check_claim uses boot tunables (latency = 8 * min_granularity). After
+  // sysctl latency = 1000001 and min_granularity = 1000000 (nr_latency 2), a
+  // lone nice -18 task (n = 1 < 2) gets 13 ns less than min_granularity.
+  SliceCase c;
+  c.tunables = {1, Tunables{}, true};
+  c.tunables.tunables.latency_ns = 1'000'001;
+  c.tunables.tunables.min_granularity_ns = 1'000'000;
+  c.tunables.tunables.recompute_nr_latency();
+  c.r = kLoadResolutionV3;
+  c.levels = {{nice_to_weight(-18), {}}};
+  ASSERT_EQ(c.tunables.tunables.nr_latency, 2u);
+  EXPECT_EQ(trace_slice(c, kFlat).slice, 999'987u);
+  const EngineResult r = run_testable([&] { check_equal_weights_exact_set(c, kFlat); }, smoke_config(1));
+  EXPECT_EQ(r.verdict, Verdict::refuted);
+  EXPECT_EQ(run_testable([&] { check_equal_weights_rounding(c, kFlat); }, smoke_config(1)).verdict, Verdict::passed);
+}
+
+TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnRandomHierarchies) {
+  for (const char* id : {"slice-min-granularity/hierarchical", "slice-min-granularity/flat"}) {
+    const Claim* claim = claim_by_id(id);
+    ASSERT_NE(claim, nullptr) << id;
+    const EngineResult r = check_claim(*claim, smoke_config(1));
+    EXPECT_EQ(r.verdict, Verdict::refuted) << id << ": " << r.detail;
+    EXPECT_NE(r.reproducer.find("period = __sched_period("), std::string::npos) << r.reproducer;
+    EXPECT_NE(r.reproducer.find("min_granularity = "), std::string::npos) << r.reproducer;
+  }
+}
+
+TEST(SliceMinGranularity, TheSeed003ShapeIsACounterexampleToTheHierarchicalSlice) {
+  // 4 groups x 20 nice-0 tasks on a 4-CPU machine, as the seed patch reports.
+  SliceCase c;
+  c.tunables = {4, Tunables{}.for_cpus(4), false};
+  c.r = kLoadResolutionV3;
+  c.levels = {{1024, std::vector<Sibling>(19, {1024, 1})}, {1024, std::vector<Sibling>(3, {1024, 20})}};
+  const SliceTrace t = trace_slice(c, kHierarchical);
+  EXPECT_EQ(t.period, 45'000'000u);
+  EXPECT_EQ(t.levels[0].slice, 2'249'997u);
+  EXPECT_EQ(t.slice, 562'498u);
+  EXPECT_EQ(trace_slice(c, kBaseSlice).period, 180'000'000u);  // ALT_PERIOD: 80 tasks on the rq
+  EXPECT_EQ(trace_slice(c, kBaseSlice).slice, 2'250'000u);
+}
+
+}  // namespace
+}  // namespace cfsv::properties
