@@ -34,16 +34,14 @@ std::string_view to_string(TaskState s) {
   return "?";
 }
 
-ModelEra ModelEra::for_profile(std::string_view name) {
-  ModelEra e;  // v5.15 (v5.13..v6.5)
-  if (name == "v3.10" || name == "v4.4") {
-    e.simple_pick = name == "v3.10";
-    e.shares_on_cfs_rq = true;
-    e.min_vruntime_skips_dequeued_curr = false;
-    e.renorm_after_update_curr = false;
-    e.change_pattern_v5 = false;
-    e.sysctl_recomputes_nr_latency = true;
-  }
+ModelEra ModelEra::from(const FeatureSet& f) {
+  ModelEra e;
+  e.simple_pick = f[Feature::simple_pick];
+  e.shares_on_cfs_rq = f[Feature::shares_on_cfs_rq];
+  e.min_vruntime_skips_dequeued_curr = f[Feature::min_vruntime_skips_dequeued_curr];
+  e.renorm_after_update_curr = f[Feature::renorm_after_update_curr];
+  e.change_pattern_v5 = f[Feature::change_pattern];
+  e.sysctl_recomputes_nr_latency = f[Feature::sysctl_nr_latency];
   return e;
 }
 
@@ -58,7 +56,7 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   }
   features_ = p->features;
   for (const auto& [f, on] : sc_.feature_overrides) features_.set(f, on);
-  era_ = ModelEra::for_profile(p->name);
+  era_ = ModelEra::from(features_);
   res_ = features_.load_resolution();
   checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
 

@@ -29,9 +29,9 @@
 
 namespace cfsv {
 
-// Code-shape differences between the kernel eras that are not sched_feats.
-// Chosen from the profile name; docs/model.md lists each with its evidence.
-// (Candidates to become named features.)
+// Code-shape differences between the kernel eras that are not sched_feats:
+// the features of the same names (model/features.h), read once into plain
+// bools for the hot path. docs/model.md lists each with its evidence.
 struct ModelEra {
   // v3.10: schedule() does put_prev_task() then a full top-down pick with
   // set_next_entity at every level. v3.15+ pick_next_task_fair only puts and
@@ -55,7 +55,7 @@ struct ModelEra {
   // on a latency/min_granularity write; v5.13+ debugfs writes do not.
   bool sysctl_recomputes_nr_latency = false;
 
-  static ModelEra for_profile(std::string_view profile_name);
+  static ModelEra from(const FeatureSet& f);
 };
 
 enum class TaskState : uint8_t { running, runnable, sleeping, exited };
