@@ -59,6 +59,16 @@ ArgParser& ArgParser::option(std::string_view name, uint64_t* out, std::string_v
                 metavar, help);
 }
 
+ArgParser& ArgParser::option(std::string_view name, std::optional<uint64_t>* out, std::string_view metavar,
+                             std::string_view help) {
+  return option(name, [out](std::string_view v) {
+    uint64_t x = 0;
+    std::string err = parse_number(v, &x, "a non-negative integer");
+    if (err.empty()) *out = x;
+    return err;
+  }, metavar, help);
+}
+
 ArgParser& ArgParser::option(std::string_view name, double* out, std::string_view metavar, std::string_view help) {
   return option(name, [out](std::string_view v) { return parse_number(v, out, "a number"); }, metavar, help);
 }

@@ -30,6 +30,8 @@ class ArgParser {
   ArgParser& option(std::string_view name, std::vector<std::string>* out, std::string_view metavar,
                     std::string_view help);
   ArgParser& option(std::string_view name, uint64_t* out, std::string_view metavar, std::string_view help);
+  ArgParser& option(std::string_view name, std::optional<uint64_t>* out, std::string_view metavar,
+                    std::string_view help);
   ArgParser& option(std::string_view name, double* out, std::string_view metavar, std::string_view help);
   // Positional arguments, between min and max of them (default: none allowed).
   ArgParser& positionals(std::string_view metavar, std::vector<std::string>* out, std::string_view help,

@@ -119,8 +119,8 @@ int cmd_run(int argc, char** argv) {
   bool json = false, perf = false;
   std::string perfetto;
   std::vector<std::string> files;
-  uint64_t seed = 0;
-  bool seed_given = false;
+  std::optional<uint64_t> seed;
+  std::vector<std::pair<Feature, bool>> features;
   ArgParser p("run", "Simulates a scenario file (docs/scenario-format.md) with the CFS model and prints, per\n"
                      "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
                      "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
@@ -128,20 +128,19 @@ int cmd_run(int argc, char** argv) {
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
+  p.option("seed", &seed, "N", "the run's seed (default: the scenario's `seed`, else 0)");
   p.option(
-      "seed",
+      "feature",
       [&](std::string_view v) -> std::string {
-        seed_given = true;
-        uint64_t x = 0;
-        if (v.empty()) return "'' is not a non-negative integer";
-        for (char ch : v) {
-          if (ch < '0' || ch > '9' || x > (UINT64_MAX - 9) / 10) return "'" + std::string(v) + "' is not a non-negative integer";
-          x = x * 10 + uint64_t(ch - '0');
-        }
-        seed = x;
+        const std::size_t eq = v.find('=');
+        const std::string_view name = v.substr(0, eq), state = eq == v.npos ? "" : v.substr(eq + 1);
+        const std::optional<Feature> f = feature_by_name(name);
+        if (!f) return "unknown feature '" + std::string(name) + "' (see cfsv features)";
+        if (state != "on" && state != "off") return "'" + std::string(v) + "' is not NAME=on or NAME=off";
+        features.emplace_back(*f, state == "on");
         return {};
       },
-      "N", "the run's seed (default: the scenario's `seed`, else 0)");
+      "NAME=on|off", "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
@@ -152,7 +151,8 @@ int cmd_run(int argc, char** argv) {
     return 2;
   }
   Scenario sc = std::get<Scenario>(std::move(r));
-  if (seed_given) sc.seed = seed;
+  if (seed) sc.seed = *seed;
+  sc.feature_overrides.insert(sc.feature_overrides.end(), features.begin(), features.end());
   SimOptions opt;
   opt.seed = sc.seed;
   Sim sim(sc, opt);

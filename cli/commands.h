@@ -7,6 +7,7 @@ namespace cfsv::cli {
 
 int cmd_verify(int argc, char** argv);
 int cmd_claims(int argc, char** argv);
+int cmd_features(int argc, char** argv);
 int cmd_prove(int argc, char** argv);
 int cmd_fuzz(int argc, char** argv);
 int cmd_run(int argc, char** argv);

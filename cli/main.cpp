@@ -21,6 +21,7 @@ constexpr Command kCommands[] = {
     {"fuzz", cmd_fuzz, "run a libFuzzer campaign"},
     {"replay", cmd_replay, "re-run a reproducer and say what it shows"},
     {"claims", cmd_claims, "list the claims"},
+    {"features", cmd_features, "list the named features and the profiles that turn them on"},
 };
 
 const Command* find(std::string_view name) {

@@ -150,5 +150,33 @@ TEST(CliE2e, VerifyTable) {
   EXPECT_EQ(r.err, "");  // no progress when stderr is not a terminal
 }
 
+TEST(CliE2e, FeaturesJsonListsEveryFeatureWithTheProfilesThatTurnItOn) {
+  const Output r = cfsv({"features", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string file = test::write_temp(".json", r.out);
+  for (std::size_t i = 0; i < all_features().size(); ++i) {
+    const std::string at = "features." + std::to_string(i) + ".";
+    EXPECT_EQ(validate("value", file, {at + "name"}), all_features()[i].name);
+  }
+  EXPECT_NE(r.out.find("\"calc_delta_mine\""), std::string::npos);
+}
+
+// The seed-003 experiment before and after its patch, from one file: the
+// stretches on CPU 3 go from every tick (1 ms) to every third tick.
+TEST(CliE2e, RunFeatureFlagTurnsSeed003sPatchOnWithoutEditingTheFile) {
+  const std::string scn = std::string(CFSV_SOURCE_DIR) + "/examples/seed003.scn";
+  const Output before = cfsv({"run", scn});
+  const Output after = cfsv({"run", "--feature", "flat_slice=on", scn});
+  ASSERT_EQ(before.code, 0) << before.err;
+  ASSERT_EQ(after.code, 0) << after.err;
+  EXPECT_NE(before.out.find("1.000000ms x 1000"), std::string::npos) << before.out;
+  EXPECT_NE(after.out.find("3.000000ms x 333"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("flat_slice"), std::string::npos);
+  const Output bad = cfsv({"run", "--feature", "flat_slice=maybe", scn});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "cfsv run: --feature: 'flat_slice=maybe' is not NAME=on or NAME=off\n");
+  EXPECT_EQ(cfsv({"run", "--feature", "no_such=on", scn}).code, 2);
+}
+
 }  // namespace
 }  // namespace cfsv::cli
