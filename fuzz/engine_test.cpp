@@ -62,7 +62,7 @@ void parse_tests() {
   auto p = parse_progress("#65536\tpulse  cov: 61 ft: 130 corp: 27/406b lim: 21 exec/s: 21845 rss: 34Mb");
   CHECK(p && p->execs == 65536 && p->cov == 61 && p->corpus_units == 27 && p->exec_per_s == 21845 &&
         p->event == "pulse");
-  p = parse_progress("#720095: cov: 357 ft: 339 corp: 74 exec/s 84981 oom/timeout/crash: 0/0/0 time: 6s job: 3 dft_time: 0");
+  p = parse_progress("#720095: cov: 357 ft: 339 corp: 74 exec/s 84981 oom/timeout/crash: 0/0/0 time: 6s job: 3");
   CHECK(p && p->execs == 720095 && p->event == "fork" && p->corpus_units == 74 && p->exec_per_s == 84981);
   CHECK(!parse_progress("INFO: Seed: 1"));
   CHECK(!parse_progress("#include"));

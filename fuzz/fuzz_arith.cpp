@@ -130,9 +130,11 @@ void check_calc_delta(const char* what, uint64_t delta, uint64_t weight, const L
 // calc_delta_mine's bound (v3.10; WMULT_CONST 2^32, round-to-nearest shifts).
 // tmp = delta * w (w = scale_load_down(weight), taken as 1 when weight <= 1
 // in the era's resolution), inv = floor(2^32 / L), E = tmp / L exact. Where
-// nothing wraps (tmp < 2^64 and the product with inv < 2^64, as in the
-// kernel's domain), each rounding is half a unit either way and inv is short
-// of 2^32/L by less than one, so for 0 < L < 2^32:
+// nothing wraps (tmp and its product with inv below 2^63, so the rounding
+// additions do not wrap either: the kernel's domain; beyond it the kernel's
+// u64 arithmetic wraps just as the model's does), each rounding is half a
+// unit either way and inv is within one of 2^32/L (lazy: floor; cached: the
+// table's), so for 0 < L < 2^32:
 //   |R - E| <= tmp/2^32 + inv/2^17 + 1
 // (inv/2^17: the first rounding of the split path, taken when tmp > 2^32).
 void check_calc_delta_mine(const char* what, uint64_t delta, uint64_t weight, const LoadWeight<uint64_t>& lw,
@@ -142,7 +144,7 @@ void check_calc_delta_mine(const char* what, uint64_t delta, uint64_t weight, co
   const uint64_t inv = update_inv_weight(lw, r, k2Pow32);
   const u128 tmp = u128{delta} * w;
   const u128 first = tmp > k2Pow32 ? (tmp + (1u << 15)) >> 16 : tmp;
-  if (tmp >> 64 || (first * inv) >> 64 || L == 0 || L >= k2Pow32 || lw.inv_weight) return;
+  if (tmp >> 63 || (first * inv) >> 63 || L == 0 || L >= k2Pow32) return;  // the SRR additions wrap too
   const u128 E = tmp / L;
   const u128 slack = (tmp >> 32) + (inv >> 17) + 2;
   if ((R > E && R - E > slack) || (E > R && E - R > slack))
@@ -165,7 +167,8 @@ void fuzz_calc_delta(ByteReader& in, LoadResolution r) {
          " but calc_delta = %" PRIu64,
          era_name(r), delta, weight, lw.weight, lw.inv_weight, loop, fls);
   check_calc_delta("__calc_delta", delta, weight, lw, r, fls);
-  if (r.calc_delta_mine) check_calc_delta_mine("calc_delta_mine", delta, weight, lw, r, calc_delta_mine(delta, weight, lw, r));
+  if (r.calc_delta_mine)
+    check_calc_delta_mine("calc_delta_mine", delta, weight, lw, r, calc_delta_mine(delta, weight, lw, r));
 }
 
 // calc_delta_fair: delta unchanged for a nice-0 entity, else delta * NICE_0_LOAD / weight.
@@ -239,7 +242,7 @@ void fuzz_sched_slice(ByteReader& in, LoadResolution r) {
          "%s depth %zu: want hierarchical %" PRIu64 " <= flat %" PRIu64 " <= period %" PRIu64 " (nr_running %" PRIu64
          ")",
          era_name(r), depth, hier, flat, period, nr_running);
-  if (base < t.min_granularity || base > max(alt_period, t.min_granularity))
+  if (base < t.min_granularity || (!r.calc_delta_mine && base > max(alt_period, t.min_granularity)))
     fail(kTarget,
          "%s depth %zu: base_slice slice %" PRIu64 " outside [min_granularity %" PRIu64 ", max(period %" PRIu64
          ", min_granularity)]",

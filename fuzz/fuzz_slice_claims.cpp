@@ -207,7 +207,8 @@ void report(const Claim& claim, const Case& c, LoadResolution r, uint64_t slice)
       const uint64_t after = sched_slice(chain.first(i + 1), c.nr_running, c.h_nr_running, t, upto, r);
       line("level %zu %s: weight=%" PRIu64 " cfs_rq load=%" PRIu64 " on_rq=%" PRIu64 " inv_weight=%" PRIu64
            " -> slice %" PRIu64 "; siblings:%s",
-           i, who, s.weight, s.cfs_rq_weight, s.on_rq, update_inv_weight(lw, r), after, sib.empty() ? " none" : sib.c_str());
+           i, who, s.weight, s.cfs_rq_weight, s.on_rq, update_inv_weight(lw, r), after,
+           sib.empty() ? " none" : sib.c_str());
     } else {
       line("level %zu %s: weight=%" PRIu64 " cfs_rq load=%" PRIu64 " on_rq=%" PRIu64 " (not followed); siblings:%s", i,
            who, s.weight, s.cfs_rq_weight, s.on_rq, sib.empty() ? " none" : sib.c_str());

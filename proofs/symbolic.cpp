@@ -35,8 +35,8 @@ Sym min(const Sym& a, const Sym& b) { return select(a < b, a, b); }
 Sym max(const Sym& a, const Sym& b) { return select(a > b, a, b); }
 
 Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift) {
-  const z3::expr product = z3::zext(a.expr(), Sym::kBits) * z3::zext(mul.expr(), Sym::kBits);
-  const z3::expr result = z3::lshr(product, z3::zext(shift.expr(), Sym::kBits)).extract(Sym::kBits - 1, 0);
+  const z3::expr product = z3::zext(a.expr(), 32) * z3::zext(mul.expr().extract(31, 0), 64);
+  const z3::expr result = z3::lshr(product, z3::zext(shift.expr(), 32)).extract(Sym::kBits - 1, 0);
   MulTrace::record({a.expr(), mul.expr(), shift.expr(), result});
   return Sym(result);
 }

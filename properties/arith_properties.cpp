@@ -68,7 +68,7 @@ void check_nice0_slices_sum(uint64_t n, const CpuTunables& ct, LoadResolution r,
     std::ostringstream os;
     os << n << " nice-0 " << to_string(f) << " slices of " << slice << " ns add up to " << sum
        << " ns, outside [period " << period << " - rounding " << rounding << ", " << ceiling << "] ("
-       << (r == kLoadResolutionV5 ? "v5" : "v3") << " era, " << ct.cpus << " CPUs, latency "
+       << era_name(r) << " era, " << ct.cpus << " CPUs, latency "
        << ct.tunables.latency_ns << ", min_granularity " << t.min_granularity << ", nr_latency " << t.nr_latency
        << ")";
     refute(os.str());

@@ -23,8 +23,9 @@
 //            = delta * k / 2^32 + 1 with k = a * (b + 4) / b,
 //     table: result - exact <= exact * b / 2^33 and the same lower bound.
 // For a sched_slice level (a <= b) the slice is short by at most
-// exact * (b + 4) / 2^32 + 1 ns: 3 ns for 9 nice-0 tasks in an 18 ms period,
-// about a quarter of the quotient once b nears 2^30 (the inverse has ~2 bits).
+// exact * (b + 4) / 2^32 + 1 ns: 5 ns (4 happen) for 9 nice-0 tasks sharing a
+// 20.25 ms period; a quarter of the quotient once b nears 2^30 (inv = 3).
+// Both terms are needed: RapidCheck refutes b + 1 for b + 4, and a dropped + 1.
 //
 // Domain: 1 <= b <= WMULT_CONST; inv * b in [2^32 - b, 2^32 + b / 2] (lazy or
 // table inverse); a * inv < 2^64 (a weight ratio below 2^32; it keeps

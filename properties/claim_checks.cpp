@@ -10,10 +10,13 @@
 namespace cfsv::properties {
 
 namespace {
-// The era a claim pins through its features, or none (then both are generated).
+// The era a claim pins through its arithmetic features, or none: then the
+// v3.13+ and v5 __calc_delta eras are both generated.
 std::optional<LoadResolution> pinned_era(const Claim& claim) {
-  if (!claim.features[Feature::hi_res_load] && !claim.features[Feature::scale_load_down_min_2]) return std::nullopt;
-  return claim.features.load_resolution();
+  const FeatureSet& f = claim.features;
+  if (!f[Feature::hi_res_load] && !f[Feature::scale_load_down_min_2] && !f[Feature::calc_delta_mine])
+    return std::nullopt;
+  return f.load_resolution();
 }
 
 // The slice claims run on hierarchies of a machine with 1..64 CPUs and its

@@ -37,8 +37,10 @@ uint64_t delta_within(uint64_t a_times_inv) {
 }  // namespace
 
 rc::Gen<uint64_t> gen_uniform(uint64_t lo, uint64_t hi) {
-  if (hi - lo == kU64Max) return rc::gen::resize(rc::kNominalSize, rc::gen::arbitrary<uint64_t>());
-  return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<uint64_t>(lo, hi + 1));
+  // An offset in [0, hi - lo]; inRange's bound is exclusive, so the full range is arbitrary<>.
+  const uint64_t span = hi - lo;
+  auto offset = span == kU64Max ? rc::gen::arbitrary<uint64_t>() : rc::gen::inRange<uint64_t>(0, span + 1);
+  return rc::gen::map(rc::gen::resize(rc::kNominalSize, std::move(offset)), [lo](uint64_t o) { return lo + o; });
 }
 
 rc::Gen<uint64_t> gen_log_uniform(uint64_t lo, uint64_t hi) {
@@ -60,6 +62,15 @@ rc::Gen<int> gen_nice() {
 
 rc::Gen<LoadResolution> gen_load_resolution() {
   return rc::gen::map(gen_uniform(0, 1), [](uint64_t i) { return i ? kLoadResolutionV5 : kLoadResolutionV3; });
+}
+
+const char* era_name(LoadResolution r) {
+  if (r.calc_delta_mine) return "v3.10";
+  return r.shift ? "v5" : "v3.13";
+}
+
+uint64_t era_inv_weight(const LoadWeight<uint64_t>& lw, LoadResolution r) {
+  return update_inv_weight(lw, r, r.calc_delta_mine ? uint64_t{1} << 32 : kWmultConst);
 }
 
 rc::Gen<uint64_t> gen_task_weight(LoadResolution r) {
@@ -153,7 +164,7 @@ rc::Gen<CalcDeltaCase> gen_calc_delta_defined() {
 
 void showValue(const CalcDeltaCase& c, std::ostream& os) {
   os << "__calc_delta(delta " << c.delta << ", weight " << c.weight << ", lw {weight " << c.lw.weight
-     << ", inv_weight " << c.lw.inv_weight << "}) in the " << (c.r == kLoadResolutionV5 ? "v5" : "v3") << " era";
+     << ", inv_weight " << c.lw.inv_weight << "}) in the " << era_name(c.r) << " era";
 }
 
 bool SliceCase::level_on_rq(std::size_t i) const {
@@ -225,7 +236,7 @@ void show_siblings(const std::vector<Sibling>& others, std::ostream& os) {
 
 void showValue(const SliceCase& c, std::ostream& os) {
   const Tunables& t = c.tunables.tunables;
-  os << (c.r == kLoadResolutionV5 ? "v5" : "v3") << " era, " << c.tunables.cpus << " CPUs ("
+  os << era_name(c.r) << " era, " << c.tunables.cpus << " CPUs ("
      << to_string(t.scaling) << (c.tunables.sysctl_written ? ", sysctl" : "") << ") latency " << t.latency_ns
      << " min_granularity " << t.min_granularity_ns << " nr_latency " << t.nr_latency << ", task on_rq "
      << c.on_rq;

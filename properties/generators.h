@@ -26,8 +26,14 @@ rc::Gen<uint64_t> gen_uniform(uint64_t lo, uint64_t hi);
 // uniform within it, so every magnitude is tried; shrinks toward lo.
 rc::Gen<uint64_t> gen_log_uniform(uint64_t lo, uint64_t hi);
 
-rc::Gen<int> gen_nice();                        // -20..19; shrinks toward 0
-rc::Gen<LoadResolution> gen_load_resolution();  // kLoadResolutionV3 or kLoadResolutionV5
+rc::Gen<int> gen_nice();  // -20..19; shrinks toward 0
+// The __calc_delta eras: kLoadResolutionV3 (v3.13..v4.6) or kLoadResolutionV5.
+// kLoadResolutionV3_10 (calc_delta_mine) only comes from a claim that pins it.
+rc::Gen<LoadResolution> gen_load_resolution();
+const char* era_name(LoadResolution r);  // "v3.10", "v3.13", "v5"
+// The inverse weight the era's weighted delta uses for this load
+// (calc_delta_mine divides 2^32, __calc_delta WMULT_CONST).
+uint64_t era_inv_weight(const LoadWeight<uint64_t>& lw, LoadResolution r);
 // A task entity's weight: scale_load(sched_prio_to_weight[nice]).
 rc::Gen<uint64_t> gen_task_weight(LoadResolution r);
 // A group entity's weight as calc_group_shares leaves it: any integer in

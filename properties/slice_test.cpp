@@ -77,6 +77,30 @@ TEST(FlatEqualWeights, TheExactSetClaimNeedsBootTunablesNotASysctlLatencyJustAbo
   EXPECT_EQ(run_testable([&] { check_equal_weights_rounding(c, kFlat); }, smoke_config(1)).verdict, Verdict::passed);
 }
 
+TEST(FlatEqualWeights, BothClaimsAreRefutedUnderV310CalcDeltaMineArithmetic) {
+  // Seed 003 was written against v3.10, whose calc_delta_mine rounds to
+  // nearest with a 2^32 inverse: 29 nice-0 tasks (n >= nr_latency) get
+  // exactly min_granularity, and its two 16-bit shifts lose more than
+  // ceil(n * w * min_granularity / 2^32) for many light tasks.
+  SliceCase c;
+  c.tunables = {1, Tunables{}, false};
+  c.r = kLoadResolutionV3_10;
+  c.levels = {{1024, std::vector<Sibling>(28, {1024, 1})}};
+  EXPECT_EQ(trace_slice(c, kFlat).slice, 750'000u);
+  for (const char* id :
+       {"slice-min-granularity/flat-equal-weights-exact-set", "slice-min-granularity/flat-equal-weights-rounding"}) {
+    const Claim* registered = claim_by_id(id);
+    ASSERT_NE(registered, nullptr) << id;
+    Claim v3_10 = *registered;
+    v3_10.features.set(Feature::calc_delta_mine);
+    CheckConfig config = smoke_config(1);
+    config.budget = Budget::ci;
+    const EngineResult r = check_claim(v3_10, config);
+    EXPECT_EQ(r.verdict, Verdict::refuted) << id << ": " << r.detail;
+    EXPECT_NE(r.reproducer.find("calc_delta_mine"), std::string::npos) << r.reproducer;
+  }
+}
+
 TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnRandomHierarchies) {
   for (const char* id : {"slice-min-granularity/hierarchical", "slice-min-granularity/flat"}) {
     const Claim* claim = claim_by_id(id);
@@ -86,6 +110,21 @@ TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnRandomHierarchies) {
     EXPECT_NE(r.reproducer.find("period = __sched_period("), std::string::npos) << r.reproducer;
     EXPECT_NE(r.reproducer.find("min_granularity = "), std::string::npos) << r.reproducer;
   }
+}
+
+TEST(SliceMinGranularity, RapidCheckFindsHierarchiesWhereOnlyTheUpperLevelsPushTheSliceBelow) {
+  // Seed 003's point: where the flat slice keeps min_granularity, following
+  // the upper entities can still lose it.
+  const EngineResult r = run_testable(
+      [] {
+        const SliceCase c = *gen_slice_case(std::nullopt, false);
+        const SliceTrace flat = trace_slice(c, kFlat), hier = trace_slice(c, kHierarchical);
+        if (flat.slice >= flat.min_granularity && hier.slice < hier.min_granularity)
+          refute(summary(c, hier), reproducer(c, hier));
+      },
+      smoke_config(1));
+  EXPECT_EQ(r.verdict, Verdict::refuted) << r.detail;
+  EXPECT_NE(r.detail.find("level 1"), std::string::npos) << r.detail;
 }
 
 TEST(SliceMinGranularity, TheSeed003ShapeIsACounterexampleToTheHierarchicalSlice) {

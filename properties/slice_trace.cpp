@@ -5,10 +5,6 @@
 
 namespace cfsv::properties {
 
-namespace {
-const char* era(LoadResolution r) { return r == kLoadResolutionV5 ? "v5" : "v3"; }
-}  // namespace
-
 std::string to_string(SliceFeatures f) {
   std::string s = f.flat_slice ? "flat" : "hierarchical";
   if (f.alt_period) s += "+alt_period";
@@ -31,7 +27,7 @@ SliceTrace trace_slice(const SliceCase& c, SliceFeatures f) {
   for (std::size_t i = 0; i < followed; ++i) {
     const SliceLevel<uint64_t>& l = chain[i];
     const uint64_t load = l.cfs_rq_weight + (l.on_rq ? 0 : l.weight);
-    tr.levels.push_back({l, load, update_inv_weight<uint64_t>({load, 0}, c.r),
+    tr.levels.push_back({l, load, era_inv_weight({load, 0}, c.r),
                          sched_slice(all.first(i + 1), nr, h_nr, t, unfloored, c.r)});
   }
   tr.slice = sched_slice(all, nr, h_nr, t, f, c.r);
@@ -44,7 +40,7 @@ SliceTrace trace_slice(const SliceCase& c, SliceFeatures f) {
 std::string summary(const SliceCase& c, const SliceTrace& t) {
   std::ostringstream os;
   os << to_string(t.features) << " sched_slice " << t.slice << " ns, min_granularity " << t.min_granularity
-     << " ns: " << era(c.r) << " era, " << c.tunables.cpus << " CPUs, period " << t.period << " (nr "
+     << " ns: " << era_name(c.r) << " era, " << c.tunables.cpus << " CPUs, period " << t.period << " (nr "
      << t.nr_for_period << ")";
   for (std::size_t i = 0; i < t.levels.size(); ++i) {
     const SliceLevelTrace& l = t.levels[i];
@@ -57,8 +53,9 @@ std::string reproducer(const SliceCase& c, const SliceTrace& t) {
   const Tunables& tu = c.tunables.tunables;
   std::ostringstream os;
   os << "sched_slice variant " << to_string(t.features) << "\n"
-     << "era " << era(c.r) << " (scale_load shift " << c.r.shift << ", scale_load_down min 2 "
-     << (c.r.down_min_2 ? "yes" : "no") << ")\n"
+     << "era " << era_name(c.r) << " (scale_load shift " << c.r.shift << ", scale_load_down min 2 "
+     << (c.r.down_min_2 ? "yes" : "no") << ", " << (c.r.calc_delta_mine ? "calc_delta_mine" : "__calc_delta")
+     << ")\n"
      << "cpus " << c.tunables.cpus << ", tunable scaling " << to_string(tu.scaling)
      << (c.tunables.sysctl_written ? ", latency and min_granularity written by sysctl" : "") << "\n"
      << "latency " << tu.latency_ns << " ns, min_granularity " << tu.min_granularity_ns << " ns, nr_latency "

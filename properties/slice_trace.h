@@ -13,7 +13,7 @@ namespace cfsv::properties {
 struct SliceLevelTrace {
   SliceLevel<uint64_t> level;
   uint64_t load = 0;        // the load __calc_delta divides by: cfs_rq load, plus weight if !on_rq
-  uint64_t inv_weight = 0;  // its lazy inverse
+  uint64_t inv_weight = 0;  // its lazy inverse (era_inv_weight)
   uint64_t slice = 0;       // the slice after this level
 };
 

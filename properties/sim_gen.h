@@ -1,0 +1,292 @@
+// RapidCheck generators for the CFS simulation (model/sim.h): random
+// hierarchies (1..4 CPUs, groups nested up to depth 3, tasks with random nice,
+// affinity and behaviour) and random ops of the one vocabulary (Op), always in
+// a form the scenario parser accepts, so any case prints as a scenario file
+// that replays it (docs/engines-sim.md).
+//
+// SimNames is what a parser-valid op may name at a point of a scenario's
+// timeline; the state-machine test (sim_state_machine_test.cpp) uses it as its
+// model, and gen_op_script() as the sequence generator of the plain properties.
+#pragma once
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/scenario.h"
+#include "model/scenario_text.h"
+#include "properties/generators.h"
+
+namespace cfsv::simgen {
+
+constexpr Nanos kUs = 1'000, kMs = 1'000'000;
+constexpr int kMaxGroupDepth = 3;  // "/a/b/c"
+
+// The names (tasks, groups) a scenario has declared up to `now`, and its CPUs.
+struct SimNames {
+  unsigned nr_cpus = 1;
+  std::vector<std::pair<std::string, int>> groups{{"/", 0}};  // path, depth
+  std::vector<std::string> tasks;                             // spawned, maybe exited since
+  unsigned next_task = 0, next_group = 0;                     // fresh-name counters
+  Nanos now = 0;
+
+  static SimNames of(const Scenario& s) {
+    SimNames m;
+    m.nr_cpus = s.topology.nr_cpus();
+    for (const GroupSpec& g : s.groups) m.note(op::CreateGroup{g});
+    for (const TaskSpec& t : s.tasks) m.note(op::Spawn{t});
+    return m;
+  }
+  bool has_task(const std::string& n) const { return std::find(tasks.begin(), tasks.end(), n) != tasks.end(); }
+  int depth_of(const std::string& path) const {
+    for (const auto& [p, d] : groups)
+      if (p == path) return d;
+    return -1;
+  }
+  static std::string parent_of(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == 0 ? "/" : path.substr(0, slash);
+  }
+  bool cpus_fit(const CpuMask& m) const {
+    for (unsigned c = nr_cpus; c < kMaxCpus; ++c)
+      if (m[c]) return false;
+    return true;
+  }
+  bool task_fits(const TaskSpec& t) const { return !has_task(t.name) && depth_of(t.group) >= 0 && cpus_fit(t.cpus); }
+
+  // Whether the parser accepts `op` here: it names only declared tasks and
+  // groups, declares nothing twice, nests groups at most kMaxGroupDepth deep.
+  // (Whether a task is still alive is the model's question, as for the parser.)
+  bool can_apply(const Op& o) const {
+    if (const auto* s = std::get_if<op::Spawn>(&o)) return task_fits(s->task);
+    if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
+      const int pd = depth_of(parent_of(g->group.path));
+      return depth_of(g->group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
+    }
+    if (const auto* s = std::get_if<op::SetShares>(&o)) return s->group != "/" && depth_of(s->group) > 0;
+    if (const auto* m = std::get_if<op::MoveTask>(&o)) return has_task(m->task) && depth_of(m->group) >= 0;
+    if (const auto* a = std::get_if<op::SetAffinity>(&o)) return has_task(a->task) && cpus_fit(a->cpus);
+    if (std::holds_alternative<op::Advance>(o)) return true;
+    return std::visit([&](const auto& x) {
+      if constexpr (requires { x.task.size(); }) return has_task(x.task);
+      else return false;
+    }, o);
+  }
+  // Declares what the op creates; an advance moves the clock.
+  void note(const Op& o) {
+    if (const auto* s = std::get_if<op::Spawn>(&o)) {
+      tasks.push_back(s->task.name);
+      next_task++;
+    } else if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
+      groups.emplace_back(g->group.path, depth_of(parent_of(g->group.path)) + 1);
+      next_group++;
+    } else if (const auto* a = std::get_if<op::Advance>(&o)) {
+      now += a->by;
+    }
+  }
+};
+
+// Shrinks toward the first element.
+template <class T> rc::Gen<T> gen_pick(std::vector<T> items) {
+  return rc::gen::map(properties::gen_uniform(0, items.size() - 1), [items](uint64_t i) { return items[i]; });
+}
+
+// Empty (all CPUs) two times in three, else a non-empty subset of 0..nr_cpus-1.
+inline rc::Gen<CpuMask> gen_affinity(unsigned nr_cpus) {
+  return rc::gen::exec([nr_cpus] {
+    CpuMask m;
+    if (*properties::gen_uniform(0, 2) < 2) return m;
+    const uint64_t bits = *properties::gen_uniform(1, (uint64_t{1} << nr_cpus) - 1);
+    for (unsigned c = 0; c < nr_cpus; ++c)
+      if (bits >> c & 1) m.set(c);
+    return m;
+  });
+}
+
+// run=busy, run=<0.1..5ms> sleep=<0.1..20ms> (rarely no sleep: exit after one
+// burst), or runtime=<wall> sleep=; shrinks toward run=busy.
+inline rc::Gen<Behaviour> gen_behaviour() {
+  return rc::gen::exec([]() -> Behaviour {
+    const uint64_t kind = *properties::gen_uniform(0, 3);
+    if (kind <= 1) return RunBusy{};
+    const Nanos run = *properties::gen_uniform(100 * kUs, 5 * kMs);
+    std::optional<Nanos> sleep = *properties::gen_uniform(100 * kUs, 20 * kMs);
+    if (*properties::gen_uniform(0, 7) == 7) sleep.reset();
+    if (kind == 2) return RunPeriodic{run, sleep};
+    return RunWallclock{run, sleep};
+  });
+}
+
+inline rc::Gen<TaskSpec> gen_task_spec(const SimNames& m, std::string name) {
+  return rc::gen::exec([m, name] {
+    TaskSpec t;
+    t.name = name;
+    t.group = m.groups[*properties::gen_uniform(0, m.groups.size() - 1)].first;
+    t.nice = *properties::gen_nice();
+    t.cpus = *gen_affinity(m.nr_cpus);
+    t.behaviour = *gen_behaviour();
+    return t;
+  });
+}
+
+// cgroup v1 shares 2..262144 (log-uniform), or one time in four a cgroup v2 weight.
+inline rc::Gen<std::pair<uint64_t, std::optional<uint32_t>>> gen_shares() {
+  return rc::gen::exec([] {
+    if (*properties::gen_uniform(0, 3) == 3) {
+      const auto w = static_cast<uint32_t>(*properties::gen_log_uniform(kMinCgroupWeight, kMaxCgroupWeight));
+      return std::pair<uint64_t, std::optional<uint32_t>>{sched_weight_from_cgroup(w), w};
+    }
+    return std::pair<uint64_t, std::optional<uint32_t>>{*properties::gen_log_uniform(kMinShares, kMaxShares),
+                                                        std::nullopt};
+  });
+}
+
+// A new group under a declared one of depth < 3 (one must exist).
+inline rc::Gen<GroupSpec> gen_group_spec(const SimNames& m) {
+  return rc::gen::exec([m] {
+    std::vector<std::string> parents;
+    for (const auto& [p, d] : m.groups)
+      if (d < kMaxGroupDepth) parents.push_back(p);
+    const std::string parent = *gen_pick(parents);
+    GroupSpec g;
+    g.path = (parent == "/" ? "" : parent) + "/g" + std::to_string(m.next_group);
+    std::tie(g.shares, g.weight) = *gen_shares();
+    return g;
+  });
+}
+
+// Clock advances: sub-tick (1 ns .. 1 ms), a few ticks, or up to 50 ms.
+inline rc::Gen<Nanos> gen_advance() {
+  return rc::gen::exec([] {
+    switch (*properties::gen_uniform(0, 2)) {
+      case 0: return *properties::gen_log_uniform(1, kMs);
+      case 1: return *properties::gen_uniform(1, 4) * kMs;
+      default: return *properties::gen_uniform(kMs, 50 * kMs);
+    }
+  });
+}
+
+// The op kinds, one generator each.
+enum class OpKind { spawn, exit, sleep, wake, set_nice, set_affinity, create_group, set_shares, move_task, advance };
+
+// Whether an op of this kind can be formed at this point (it needs a task, a
+// non-root group, or a group with room below it).
+inline bool can_form(OpKind k, const SimNames& m) {
+  switch (k) {
+    case OpKind::spawn:
+    case OpKind::advance: return true;
+    case OpKind::create_group:
+      return std::any_of(m.groups.begin(), m.groups.end(), [](const auto& g) { return g.second < kMaxGroupDepth; });
+    case OpKind::set_shares: return m.groups.size() > 1;
+    default: return !m.tasks.empty();
+  }
+}
+
+// An op of kind k; can_form(k, m) must hold.
+inline rc::Gen<Op> gen_op_of(OpKind k, const SimNames& m) {
+  return rc::gen::exec([k, m]() -> Op {
+    auto task = [&] { return m.tasks[*properties::gen_uniform(0, m.tasks.size() - 1)]; };
+    auto group = [&](std::size_t first) { return m.groups[*properties::gen_uniform(first, m.groups.size() - 1)].first; };
+    switch (k) {
+      case OpKind::spawn: return op::Spawn{*gen_task_spec(m, "t" + std::to_string(m.next_task))};
+      case OpKind::exit: return op::Exit{task()};
+      case OpKind::sleep: return op::Sleep{task()};
+      case OpKind::wake: return op::Wake{task()};
+      case OpKind::set_nice: return op::SetNice{task(), *properties::gen_nice()};
+      case OpKind::set_affinity: return op::SetAffinity{task(), *gen_affinity(m.nr_cpus)};
+      case OpKind::create_group: return op::CreateGroup{*gen_group_spec(m)};
+      case OpKind::set_shares: {
+        const std::string g = group(1);
+        const auto [shares, weight] = *gen_shares();
+        return op::SetShares{g, shares, weight};
+      }
+      case OpKind::move_task: {
+        const std::string t = task();
+        return op::MoveTask{t, group(0)};
+      }
+      case OpKind::advance: break;
+    }
+    return op::Advance{*gen_advance()};
+  });
+}
+
+// Any op that can be formed at this point (advances and spawns weigh more).
+inline rc::Gen<Op> gen_op(const SimNames& m) {
+  return rc::gen::exec([m] {
+    static const std::vector<OpKind> kinds = {
+        OpKind::advance, OpKind::advance,      OpKind::advance,      OpKind::spawn,      OpKind::spawn,
+        OpKind::exit,    OpKind::sleep,        OpKind::wake,         OpKind::wake,       OpKind::set_nice,
+        OpKind::set_affinity, OpKind::create_group, OpKind::set_shares, OpKind::move_task};
+    std::vector<OpKind> ok;
+    for (OpKind k : kinds)
+      if (can_form(k, m)) ok.push_back(k);
+    return *gen_op_of(*gen_pick(ok), m);
+  });
+}
+
+// A random hierarchy: profile, 1..4 CPUs, sometimes a hz setting and feature
+// overrides (sched_feats and the seed patches), 0..5 groups nested up to depth
+// 3, 0..6 tasks at time 0. No ops, duration 0.
+inline rc::Gen<Scenario> gen_sim_scenario() {
+  return rc::gen::exec([] {
+    Scenario s;
+    s.kernel = *gen_pick<std::string>({"v5.15", "v3.10", "v4.4"});
+    const unsigned cpus = static_cast<unsigned>(*properties::gen_uniform(1, 4));
+    s.topology = cpus % 2 == 0 && *properties::gen_uniform(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
+    if (*properties::gen_uniform(0, 2) == 2) s.settings.push_back({"hz", *gen_pick<uint64_t>({1000, 250, 100, 300})});
+    for (Feature f : {Feature::flat_slice, Feature::start_debit, Feature::gentle_fair_sleepers, Feature::next_buddy,
+                      Feature::last_buddy, Feature::wakeup_preemption, Feature::move_task_skip_same_group})
+      if (*properties::gen_uniform(0, 3) == 3) s.feature_overrides.emplace_back(f, *properties::gen_uniform(0, 1) == 1);
+    SimNames m = SimNames::of(s);
+    const auto groups = *properties::gen_uniform(0, 5);
+    for (uint64_t i = 0; i < groups; ++i) {
+      const GroupSpec g = *gen_group_spec(m);
+      s.groups.push_back(g);
+      m.note(op::CreateGroup{g});
+    }
+    const auto tasks = *properties::gen_uniform(0, 6);
+    for (uint64_t i = 0; i < tasks; ++i) {
+      const TaskSpec t = *gen_task_spec(m, "t" + std::to_string(m.next_task));
+      s.tasks.push_back(t);
+      m.note(op::Spawn{t});
+    }
+    return s;
+  });
+}
+
+// A scenario's timeline as the Sim applies it: each op at the time reached so
+// far (advance ops included, as `at T advance D` lines), then `run` to the end
+// (at least 1 ns, the parser's minimum).
+inline Scenario with_ops(Scenario s, std::vector<TimedOp> ops, Nanos end) {
+  s.ops = std::move(ops);
+  s.duration = std::max<Nanos>(end, 1);
+  return s;
+}
+
+// A random scenario with 0..max_ops timed ops after its time-0 hierarchy,
+// run for the ops' span plus 0..100 ms.
+inline rc::Gen<Scenario> gen_sim_scenario_with_ops(std::size_t max_ops) {
+  return rc::gen::exec([max_ops] {
+    Scenario s = *gen_sim_scenario();
+    SimNames m = SimNames::of(s);
+    std::vector<TimedOp> ops;
+    const auto n = *properties::gen_uniform(0, max_ops);
+    for (uint64_t i = 0; i < n; ++i) {
+      const Op o = *gen_op(m);
+      ops.push_back({m.now, o, {}});
+      m.note(o);
+    }
+    return with_ops(std::move(s), std::move(ops), m.now + *properties::gen_uniform(0, 100 * kMs));
+  });
+}
+
+}  // namespace cfsv::simgen
+
+namespace cfsv {
+// RapidCheck prints generated scenarios as scenario files.
+inline void showValue(const Scenario& s, std::ostream& os) { os << "\n" << print_scenario(s); }
+}  // namespace cfsv
