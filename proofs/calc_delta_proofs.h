@@ -12,4 +12,10 @@ namespace cfsv::proofs {
 // every 64-bit delta, weight, lw.weight and lw.inv_weight, under `r`.
 ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms);
 
+// mul_u64_u32_shr's contract in both forms: the fact it receives fits in 32
+// bits for every 64-bit input (so Sym's u32 `mul`, as in the kernel's
+// signature, drops nothing). The product from mul_u32_u32 is generalised to
+// any 64-bit value.
+ProofResult prove_fact_fits_u32(LoadResolution r, uint32_t timeout_ms);
+
 }  // namespace cfsv::proofs

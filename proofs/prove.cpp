@@ -12,38 +12,63 @@ namespace {
 
 std::string ns(uint64_t v) { return std::to_string(v) + " ns"; }
 
-// "for every hierarchy ...": the domain every slice query quantifies over.
-std::string slice_domain_text(const SliceSetup& s, SliceDomain d) {
-  const std::string tasks = d == SliceDomain::equal_weights_on_task_rq
+uint32_t timeout_ms_of(const CheckConfig& c) { return c.timeout_ms ? c.timeout_ms : default_timeout_ms(c.budget); }
+
+// The domain a slice query quantifies over, for its one-line conjecture.
+std::string slice_domain_text(const SliceSetup& s, const SliceProofSpec& spec) {
+  std::string depths;
+  for (unsigned d : spec.depths) depths += (depths.empty() ? "" : ",") + std::to_string(d);
+  const std::string tasks = spec.domain == SliceDomain::equal_weights_on_task_rq
                                 ? "n tasks of one nice level on the task's cfs_rq"
-                                : "any task nice level, groups of shares MIN_SHARES..MAX_SHARES";
-  return "depth 1.." + std::to_string(s.max_depth) + ", " + tasks + ", at most " + std::to_string(s.max_nr_running) +
+                                : "a task of any nice level, groups of shares MIN_SHARES..MAX_SHARES";
+  return "depth " + depths + ", " + tasks + ", at most " + std::to_string(s.max_nr_running) +
          " tasks, on_rq either way, latency " + ns(s.tunables.latency) + ", min_granularity " +
          ns(s.tunables.min_granularity) + ", sched_nr_latency " + std::to_string(s.tunables.nr_latency) +
          ", load shift " + std::to_string(s.resolution.shift);
 }
 
-ProofResult slice_claim(const Claim& claim, SliceConjecture kind, SliceDomain domain, Preference prefer,
-                        uint32_t timeout_ms) {
-  const SliceSetup setup = default_slice_setup();
-  std::string what;
+std::string_view conjecture_text(SliceConjecture kind) {
   switch (kind) {
-    case SliceConjecture::at_least_min_gran: what = "sched_slice >= min_granularity"; break;
-    case SliceConjecture::equal_weights_exact_set:
-      what = "(sched_slice >= min_granularity) == (n < sched_nr_latency)";
-      break;
+    case SliceConjecture::at_least_min_gran: break;
+    case SliceConjecture::equal_weights_exact_set: return "(sched_slice >= min_granularity) == (n < sched_nr_latency)";
     case SliceConjecture::equal_weights_rounding_bound:
-      what = "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32)";
-      break;
+      return "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32)";
+  }
+  return "sched_slice >= min_granularity";
+}
+
+// Equal-weight queries enumerate nothing but are nonlinear in n: the bound
+// on n is the budget's (see docs/proofs.md for the measured times).
+uint64_t equal_weights_max_nr(Budget b) {
+  switch (b) {
+    case Budget::smoke: return 16;
+    case Budget::ci: return 64;
+    case Budget::long_: return 1000;
+  }
+  return 64;
+}
+
+ProofResult slice_claim(const Claim& claim, const CheckConfig& config, SliceConjecture kind, SliceDomain domain,
+                        Preference prefer) {
+  SliceSetup setup = default_slice_setup();
+  SliceProofSpec spec;
+  spec.kind = kind;
+  spec.domain = domain;
+  spec.prefer = prefer;
+  if (domain == SliceDomain::equal_weights_on_task_rq) {
+    spec.depths = {1};  // the flat slice reads the task's level only
+    setup.max_nr_running = equal_weights_max_nr(config.budget);
+    spec.split_by_nice = config.budget == Budget::long_;
   }
   const SliceFeatures f = claim.features.slice();
   const std::string variant = f.flat_slice ? "flat" : f.base_slice ? "alt_period+base_slice" : "hierarchical";
-  SliceProofSpec spec{"forall " + slice_domain_text(setup, domain) + ": " + what + " (" + variant + ")", kind, domain,
-                      prefer};
-  return run_slice_proof(spec, model_slice(f), setup, timeout_ms);
+  spec.conjecture = "forall " + slice_domain_text(setup, spec) + ": " + std::string(conjecture_text(kind)) + " (" +
+                    variant + " sched_slice)";
+  return run_slice_proof(spec, model_slice(f), setup, timeout_ms_of(config));
 }
 
-ProofResult loop_equals_fls(uint32_t timeout_ms) {
+ProofResult loop_equals_fls(const CheckConfig& config) {
+  const uint32_t timeout_ms = timeout_ms_of(config);
   ProofResult res;
   for (LoadResolution r : {kLoadResolutionV5, kLoadResolutionV3}) {
     ProofResult one = prove_loop_equals_fls(r, timeout_ms);
@@ -55,19 +80,20 @@ ProofResult loop_equals_fls(uint32_t timeout_ms) {
     }
     if (one.outcome != Outcome::proved) {
       res.outcome = one.outcome;
-      res.detail = one.detail + " (load shift " + std::to_string(r.shift) + ")";
+      res.detail = one.detail;
       res.counterexample = one.counterexample;
       return res;
     }
   }
   res.outcome = Outcome::proved;
-  res.detail = "proved for all 2^256 inputs under both load resolutions";
+  res.detail = "proved for all 2^256 inputs, load shift 10 and 0: equal arguments at mul_u32_u32 and "
+               "mul_u64_u32_shr, then congruence";
   return res;
 }
 
 struct Entry {
   std::string_view id;
-  std::function<ProofResult(const Claim&, uint32_t)> run;
+  std::function<ProofResult(const Claim&, const CheckConfig&)> run;
 };
 
 const std::array<Entry, 6>& entries() {
@@ -76,20 +102,26 @@ const std::array<Entry, 6>& entries() {
   using P = Preference;
   static const std::array<Entry, 6> e = {{
       {"slice-min-granularity/hierarchical",
-       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::equal_siblings_halved, t); }},
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::upper_levels_cut);
+       }},
       {"slice-min-granularity/flat",
-       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::equal_siblings, t); }},
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::equal_weights);
+       }},
       {"slice-min-granularity/base_slice",
-       [](const Claim& c, uint32_t t) { return slice_claim(c, C::at_least_min_gran, D::any_weights, P::none, t); }},
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::none);
+       }},
       {"slice-min-granularity/flat-equal-weights-exact-set",
-       [](const Claim& c, uint32_t t) {
-         return slice_claim(c, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none, t);
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none);
        }},
       {"slice-min-granularity/flat-equal-weights-rounding",
-       [](const Claim& c, uint32_t t) {
-         return slice_claim(c, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none, t);
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none);
        }},
-      {"calc-delta/loop-equals-fls", [](const Claim&, uint32_t t) { return loop_equals_fls(t); }},
+      {"calc-delta/loop-equals-fls", [](const Claim&, const CheckConfig& k) { return loop_equals_fls(k); }},
   }};
   return e;
 }
@@ -147,8 +179,7 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
     r.detail = "no Z3 query for this claim";
     return r;
   }
-  const uint32_t timeout = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
-  ProofResult r = e->run(claim, timeout);
+  ProofResult r = e->run(claim, config);
   r.claim = std::string(claim.id);
   return r;
 }

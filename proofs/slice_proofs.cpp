@@ -26,7 +26,7 @@ std::string dec(uint64_t v) { return std::to_string(v); }
 
 SliceSetup default_slice_setup() {
   const Tunables t = Tunables{}.for_cpus(4);  // seed 003's machine: 2.25 ms, 18 ms, 8
-  return {{t.latency_ns, t.min_granularity_ns, t.nr_latency}, kLoadResolutionV5, 1000, 3};
+  return {{t.latency_ns, t.min_granularity_ns, t.nr_latency}, kLoadResolutionV5, 1000};
 }
 
 SliceFn model_slice(SliceFeatures f) {
@@ -51,7 +51,8 @@ SliceSpace make_slice_space(z3::context& c, unsigned depth, const SliceSetup& se
   z3::expr dom = c.bool_val(true);
   auto require = [&dom](const SymBool& b) { dom = dom && b.expr(); };
 
-  SliceSpace s{depth, {Sym(0), Sym(0), Sym(0), {}}, {}, {}, c.bool_val(true), c.bool_val(true), c.bool_val(true)};
+  SliceSpace s{depth, {Sym(0), Sym(0), Sym(0), {}}, {}, {}, c.bool_val(true), c.bool_val(true), c.bool_val(true),
+               c.bool_val(true)};
   SliceInputs<Sym>& in = s.in;
 
   // The task: a nice level's weight, from the table by a symbolic index.
@@ -86,6 +87,7 @@ SliceSpace make_slice_space(z3::context& c, unsigned depth, const SliceSetup& se
     s.others.push_back(others);
     s.others_weight.push_back(others_weight);
     s.equal_siblings = s.equal_siblings && (others_weight == others * weight).expr();
+    s.all_queued = s.all_queued && on(on_rq).expr();
     if (i == 0) s.equal_on_task_rq = (others_weight == others * weight).expr();
   }
   // A queued entity's parents are queued; a parent is queued iff its cfs_rq
@@ -179,7 +181,7 @@ Counterexample slice_counterexample(const SliceSpace& s, const z3::model& m, con
 
 namespace {
 
-// One depth's query, built in its own context.
+// One query's hierarchy, slice and conjecture, in its own context.
 struct Built {
   std::unique_ptr<z3::context> ctx = std::make_unique<z3::context>();
   std::optional<SliceSpace> space;
@@ -188,10 +190,21 @@ struct Built {
   std::optional<z3::expr> domain, conjecture;
 };
 
-std::unique_ptr<Built> build(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup, unsigned depth) {
+struct Case {
+  unsigned depth;
+  int nice_index;  // -1: symbolic
+};
+
+std::string case_label(const Case& c) {
+  std::string s = "depth " + std::to_string(c.depth);
+  if (c.nice_index >= 0) s += ", nice " + std::to_string(c.nice_index + kNiceMin);
+  return s;
+}
+
+std::unique_ptr<Built> build(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup, Case k) {
   auto b = std::make_unique<Built>();
   ContextScope scope(*b->ctx);
-  b->space.emplace(make_slice_space(*b->ctx, depth, setup));
+  b->space.emplace(make_slice_space(*b->ctx, k.depth, setup));
   const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
   {
     MulTrace trace;
@@ -201,15 +214,31 @@ std::unique_ptr<Built> build(const SliceProofSpec& spec, const SliceFn& fn, cons
   b->conjecture.emplace(slice_conjecture(spec.kind, b->space->in, *b->slice, t, setup.resolution).expr());
   z3::expr dom = b->space->domain;
   if (spec.domain == SliceDomain::equal_weights_on_task_rq) dom = dom && b->space->equal_on_task_rq;
+  if (k.nice_index >= 0) dom = dom && (b->space->in.nice_index == Sym(static_cast<uint64_t>(k.nice_index))).expr();
   b->domain.emplace(dom);
   return b;
 }
 
-z3::expr preference(const Built& b, Preference p, const SliceSetup& setup) {
+// The preferred counterexample shape, or nullopt where it cannot occur.
+std::optional<z3::expr> preference(const Built& b, Preference p) {
   ContextScope scope(*b.ctx);
-  z3::expr e = b.space->equal_siblings;
-  if (p == Preference::equal_siblings_halved) e = e && (*b.slice <= Sym(setup.tunables.min_granularity / 2)).expr();
+  if (p == Preference::none) return std::nullopt;
+  z3::expr e = b.space->equal_siblings && b.space->all_queued;
+  if (p == Preference::upper_levels_cut) {
+    if (b.space->depth < 2 || b.calls.empty()) return std::nullopt;
+    e = e && (*b.slice <= Sym(b.calls[0].result) / Sym(2)).expr();
+  }
   return e;
+}
+
+std::string_view preference_text(Preference p) {
+  switch (p) {
+    case Preference::none: break;
+    case Preference::equal_weights: return "every level queued with equal sibling weights";
+    case Preference::upper_levels_cut:
+      return "every level queued with equal sibling weights, the levels above the task at least halving its slice";
+  }
+  return "";
 }
 
 std::string value_of(const Counterexample& c, std::string_view name) {
@@ -218,49 +247,50 @@ std::string value_of(const Counterexample& c, std::string_view name) {
   return "?";
 }
 
-std::string depth_label(unsigned d) { return "depth " + std::to_string(d); }
-
 }  // namespace
 
 ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup,
                             uint32_t timeout_ms) {
   ProofResult res;
   res.conjecture = spec.conjecture;
-  std::vector<std::unique_ptr<Built>> built;
-  std::vector<std::string> unknown;
-  const Built* refuted_by = nullptr;
-  std::optional<z3::model> model;
-  std::string how;
-
-  for (unsigned d = 1; d <= setup.max_depth && !refuted_by; ++d) {
-    built.push_back(build(spec, fn, setup, d));
-    const Built& b = *built.back();
-    const BridgeResult br = prove(*b.domain, *b.conjecture, timeout_ms);
-    res.queries.push_back({depth_label(d), br.outcome, br.seconds});
-    if (br.outcome == Outcome::refuted) {
-      refuted_by = &b;
-      model = br.model;
-      how = "first counterexample Z3 found, " + depth_label(d);
-    } else if (br.outcome == Outcome::unknown) {
-      unknown.push_back(depth_label(d) + ": " + br.reason);
-    }
+  std::vector<Case> cases;
+  for (unsigned d : spec.depths) {
+    if (!spec.split_by_nice) cases.push_back({d, -1});
+    for (int i = 0; spec.split_by_nice && i < kNiceLevels; ++i) cases.push_back({d, i});
   }
 
-  if (refuted_by && spec.prefer != Preference::none) {
-    for (unsigned d = 1; d <= setup.max_depth; ++d) {
-      if (built.size() < d) built.push_back(build(spec, fn, setup, d));
-      const Built& b = *built[d - 1];
-      const BridgeResult br = find(*b.domain && !*b.conjecture && preference(b, spec.prefer, setup), timeout_ms);
-      res.queries.push_back({depth_label(d) + ", preferred shape", br.outcome, br.seconds});
-      if (br.outcome == Outcome::refuted) {
-        refuted_by = &b;
-        model = br.model;
-        how = std::string(spec.prefer == Preference::equal_siblings ? "equal sibling weights"
-                                                                     : "equal sibling weights, slice <= min_granularity/2") +
-              " (searched first), " + depth_label(d);
-        break;
-      }
-    }
+  // Declared before `model`: a model must not outlive its context.
+  std::unique_ptr<Built> refuted_by;
+  std::optional<z3::model> model;
+  std::vector<std::string> unknown;
+  std::string how;
+  std::optional<Case> refuted_case;
+  for (const Case& k : cases) {
+    std::unique_ptr<Built> b = build(spec, fn, setup, k);
+    BridgeResult br = prove(*b->domain, *b->conjecture, timeout_ms);
+    res.queries.push_back({case_label(k), br.outcome, br.seconds});
+    if (br.outcome == Outcome::unknown) unknown.push_back(case_label(k) + ": " + br.reason);
+    if (br.outcome != Outcome::refuted) continue;
+    model = std::move(br.model);
+    refuted_by = std::move(b);
+    refuted_case = k;
+    how = "the first counterexample Z3 found, " + case_label(k);
+    break;
+  }
+  // Then a counterexample of the preferred shape, if there is one.
+  for (unsigned d : spec.depths) {
+    if (!refuted_case) break;
+    const Case k{d, refuted_case->nice_index};
+    std::unique_ptr<Built> p = build(spec, fn, setup, k);
+    const std::optional<z3::expr> shape = preference(*p, spec.prefer);
+    if (!shape) continue;
+    BridgeResult pr = find(*p->domain && !*p->conjecture && *shape, timeout_ms);
+    res.queries.push_back({case_label(k) + ", preferred shape", pr.outcome, pr.seconds});
+    if (pr.outcome != Outcome::refuted) continue;
+    model = std::move(pr.model);  // before the context it belongs to replaces the old one
+    refuted_by = std::move(p);
+    how = std::string(preference_text(spec.prefer)) + " (searched for), " + case_label(k);
+    break;
   }
 
   for (const QueryStat& q : res.queries) res.seconds += q.seconds;
@@ -269,14 +299,15 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
     res.counterexample =
         slice_counterexample(*refuted_by->space, *model, *refuted_by->slice, refuted_by->calls, fn, setup, mismatch);
     res.counterexample.note = how;
+    model.reset();
     if (!mismatch.empty()) {
       res.outcome = Outcome::unknown;
       res.detail = "BUG: Z3's model and the uint64_t model disagree: " + mismatch;
       return res;
     }
     res.outcome = Outcome::refuted;
-    res.detail = "refuted (" + how + "): slice " + value_of(res.counterexample, "slice") + " with min_granularity " +
-                 value_of(res.counterexample, "min_granularity");
+    res.detail = "refuted (" + how + "): slice " + value_of(res.counterexample, "slice") + " ns, min_granularity " +
+                 value_of(res.counterexample, "min_granularity") + " ns";
     return res;
   }
   if (!unknown.empty()) {
@@ -286,8 +317,7 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
     return res;
   }
   res.outcome = Outcome::proved;
-  res.detail = "proved for depth 1.." + std::to_string(setup.max_depth) + ", nr_running <= " +
-               std::to_string(setup.max_nr_running);
+  res.detail = "proved: " + std::to_string(res.queries.size()) + " queries unsat";
   return res;
 }
 

@@ -29,7 +29,6 @@ struct SliceSetup {
   SliceTunables<uint64_t> tunables;
   LoadResolution resolution;
   uint64_t max_nr_running = 1000;
-  unsigned max_depth = 3;
 };
 SliceSetup default_slice_setup();
 
@@ -76,11 +75,11 @@ enum class SliceDomain {
 };
 
 // When the conjecture is refuted, a counterexample of this shape is searched
-// for first (it is still a counterexample of the same conjecture).
+// for next (it is still a counterexample of the same conjecture).
 enum class Preference {
   none,
-  equal_siblings,         // every entity on each level's cfs_rq weighs what the chain's entity does
-  equal_siblings_halved,  // ... and the slice is at most min_granularity / 2 (beyond any rounding)
+  equal_weights,     // every level queued, its cfs_rq's entities all of the chain entity's weight
+  upper_levels_cut,  // equal_weights, depth >= 2, and the levels above the task at least halve its slice
 };
 
 struct SliceProofSpec {
@@ -88,6 +87,8 @@ struct SliceProofSpec {
   SliceConjecture kind = SliceConjecture::at_least_min_gran;
   SliceDomain domain = SliceDomain::any_weights;
   Preference prefer = Preference::none;
+  std::vector<unsigned> depths = {1, 2, 3};
+  bool split_by_nice = false;  // one query per nice level (else the index is symbolic)
 };
 
 // The symbolic hierarchy of one depth: inputs, the constraints that keep them
@@ -98,8 +99,9 @@ struct SliceSpace {
   std::vector<Sym> others;         // per level: entities on that cfs_rq besides the chain's
   std::vector<Sym> others_weight;  // per level: their total weight
   z3::expr domain;
-  z3::expr equal_siblings;     // every level
-  z3::expr equal_on_task_rq;   // level 0 only
+  z3::expr equal_siblings;    // every level
+  z3::expr equal_on_task_rq;  // level 0 only
+  z3::expr all_queued;        // every level on_rq
 };
 // Needs a ContextScope for `c`.
 SliceSpace make_slice_space(z3::context& c, unsigned depth, const SliceSetup& setup);
@@ -114,9 +116,9 @@ Counterexample slice_counterexample(const SliceSpace& s, const z3::model& m, con
                                     const std::vector<MulCall>& calls, const SliceFn& fn, const SliceSetup& setup,
                                     std::string& mismatch);
 
-// Runs the spec on depths 1..setup.max_depth: proved if every depth is,
-// refuted at the first depth that is (then the preferred shape is searched
-// on every depth), unknown otherwise.
+// Runs one query per depth (and per nice level if split): proved if every
+// query is, refuted at the first that is (then the preferred shape is
+// searched for), unknown otherwise.
 ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const SliceSetup& setup,
                             uint32_t timeout_ms);
 

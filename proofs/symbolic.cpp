@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/fixed_point.h"
+
 namespace cfsv::proofs {
 
 namespace {
@@ -37,14 +39,20 @@ Sym max(const Sym& a, const Sym& b) { return select(a > b, a, b); }
 Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift) {
   const z3::expr product = z3::zext(a.expr(), 32) * z3::zext(mul.expr().extract(31, 0), 64);
   const z3::expr result = z3::lshr(product, z3::zext(shift.expr(), 32)).extract(Sym::kBits - 1, 0);
-  MulTrace::record({a.expr(), mul.expr(), shift.expr(), result});
+  MulTrace::record({a.expr(), mul.expr(), shift.expr(), result}, false);
   return Sym(result);
+}
+
+Sym mul_u32_u32(const Sym& a, const Sym& b) {
+  const Sym r = cfsv::mul_u32_u32<Sym>(a, b);
+  MulTrace::record({a.expr(), b.expr(), current_context().bv_val(0, Sym::kBits), r.expr()}, true);
+  return r;
 }
 
 MulTrace::MulTrace() : previous_(tl_trace) { tl_trace = this; }
 MulTrace::~MulTrace() { tl_trace = previous_; }
-void MulTrace::record(const MulCall& c) {
-  if (tl_trace) tl_trace->calls_.push_back(c);
+void MulTrace::record(const MulCall& c, bool u32) {
+  if (tl_trace) (u32 ? tl_trace->u32_calls_ : tl_trace->calls_).push_back(c);
 }
 
 uint64_t numeral(const z3::expr& e) {

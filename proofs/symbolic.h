@@ -74,15 +74,24 @@ Sym select(const SymBool& c, const Sym& a, const Sym& b);
 Sym min(const Sym& a, const Sym& b);
 Sym max(const Sym& a, const Sym& b);
 
-// mul_u64_u32_shr (include/linux/math64.h): the product is 128 bits wide, as
-// the kernel's; the result is its low 64 bits after the shift.
+// mul_u64_u32_shr (include/linux/math64.h, u64 a, u32 mul): mul is cut to
+// 32 bits as the kernel's parameter type does, the product is exact (96 bits,
+// the kernel's 128-bit product with its top 32 bits always zero), the result
+// its low 64 bits after the shift. It equals model/fixed_point.h's uint64_t
+// version whenever mul < 2^32, which __calc_delta always passes (proven:
+// prove_fact_fits_u32); the narrower multiplier halves solve times.
 Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift);
 
-// Every mul_u64_u32_shr call made on this thread while a MulTrace is alive is
-// recorded: in __calc_delta that call receives the normalised fact and shift,
-// which is how a counterexample reports them without a copy of the formula.
+// mul_u32_u32 (model/fixed_point.h) for Sym: the model's template, recorded.
+Sym mul_u32_u32(const Sym& a, const Sym& b);
+
+// Every mul_u32_u32 and mul_u64_u32_shr call made on this thread while a
+// MulTrace is alive is recorded. In __calc_delta, mul_u32_u32 receives fact
+// after the first normalisation and mul_u64_u32_shr the final fact and shift:
+// a counterexample reports them from here, and the loop == fls proof cuts
+// there, without a copy of the formula.
 struct MulCall {
-  z3::expr a, mul, shift, result;
+  z3::expr a, mul, shift, result;  // shift: 0 for mul_u32_u32
 };
 class MulTrace {
  public:
@@ -90,11 +99,12 @@ class MulTrace {
   ~MulTrace();
   MulTrace(const MulTrace&) = delete;
   MulTrace& operator=(const MulTrace&) = delete;
-  const std::vector<MulCall>& calls() const { return calls_; }
-  static void record(const MulCall& c);
+  const std::vector<MulCall>& calls() const { return calls_; }          // mul_u64_u32_shr
+  const std::vector<MulCall>& u32_calls() const { return u32_calls_; }  // mul_u32_u32
+  static void record(const MulCall& c, bool u32);
 
  private:
-  std::vector<MulCall> calls_;
+  std::vector<MulCall> calls_, u32_calls_;
   MulTrace* previous_;
 };
 

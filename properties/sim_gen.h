@@ -4,9 +4,10 @@
 // a form the scenario parser accepts, so any case prints as a scenario file
 // that replays it (docs/engines-sim.md).
 //
-// SimNames is what a parser-valid op may name at a point of a scenario's
-// timeline; the state-machine test (sim_state_machine_test.cpp) uses it as its
-// model, and gen_op_script() as the sequence generator of the plain properties.
+// SimNames (model/ops_decoder.h's OpScope) is what a parser-valid op may name
+// at a point of a scenario's timeline; the state-machine test
+// (sim_state_machine_test.cpp) uses it as its model, and
+// gen_sim_scenario_with_ops() builds whole timelines with it.
 #pragma once
 #include <rapidcheck.h>
 
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/ops_decoder.h"
 #include "model/scenario.h"
 #include "model/scenario_text.h"
 #include "properties/generators.h"
@@ -24,71 +26,11 @@
 namespace cfsv::simgen {
 
 constexpr Nanos kUs = 1'000, kMs = 1'000'000;
-constexpr int kMaxGroupDepth = 3;  // "/a/b/c"
 
-// The names (tasks, groups) a scenario has declared up to `now`, and its CPUs.
-struct SimNames {
-  unsigned nr_cpus = 1;
-  std::vector<std::pair<std::string, int>> groups{{"/", 0}};  // path, depth
-  std::vector<std::string> tasks;                             // spawned, maybe exited since
-  unsigned next_task = 0, next_group = 0;                     // fresh-name counters
-  Nanos now = 0;
-
-  static SimNames of(const Scenario& s) {
-    SimNames m;
-    m.nr_cpus = s.topology.nr_cpus();
-    for (const GroupSpec& g : s.groups) m.note(op::CreateGroup{g});
-    for (const TaskSpec& t : s.tasks) m.note(op::Spawn{t});
-    return m;
-  }
-  bool has_task(const std::string& n) const { return std::find(tasks.begin(), tasks.end(), n) != tasks.end(); }
-  int depth_of(const std::string& path) const {
-    for (const auto& [p, d] : groups)
-      if (p == path) return d;
-    return -1;
-  }
-  static std::string parent_of(const std::string& path) {
-    const auto slash = path.rfind('/');
-    return slash == 0 ? "/" : path.substr(0, slash);
-  }
-  bool cpus_fit(const CpuMask& m) const {
-    for (unsigned c = nr_cpus; c < kMaxCpus; ++c)
-      if (m[c]) return false;
-    return true;
-  }
-  bool task_fits(const TaskSpec& t) const { return !has_task(t.name) && depth_of(t.group) >= 0 && cpus_fit(t.cpus); }
-
-  // Whether the parser accepts `op` here: it names only declared tasks and
-  // groups, declares nothing twice, nests groups at most kMaxGroupDepth deep.
-  // (Whether a task is still alive is the model's question, as for the parser.)
-  bool can_apply(const Op& o) const {
-    if (const auto* s = std::get_if<op::Spawn>(&o)) return task_fits(s->task);
-    if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
-      const int pd = depth_of(parent_of(g->group.path));
-      return depth_of(g->group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
-    }
-    if (const auto* s = std::get_if<op::SetShares>(&o)) return s->group != "/" && depth_of(s->group) > 0;
-    if (const auto* m = std::get_if<op::MoveTask>(&o)) return has_task(m->task) && depth_of(m->group) >= 0;
-    if (const auto* a = std::get_if<op::SetAffinity>(&o)) return has_task(a->task) && cpus_fit(a->cpus);
-    if (std::holds_alternative<op::Advance>(o)) return true;
-    return std::visit([&](const auto& x) {
-      if constexpr (requires { x.task.size(); }) return has_task(x.task);
-      else return false;
-    }, o);
-  }
-  // Declares what the op creates; an advance moves the clock.
-  void note(const Op& o) {
-    if (const auto* s = std::get_if<op::Spawn>(&o)) {
-      tasks.push_back(s->task.name);
-      next_task++;
-    } else if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
-      groups.emplace_back(g->group.path, depth_of(parent_of(g->group.path)) + 1);
-      next_group++;
-    } else if (const auto* a = std::get_if<op::Advance>(&o)) {
-      now += a->by;
-    }
-  }
-};
+// The model of what a parser-valid op may name (framework-free, shared with
+// the fuzz decoder).
+using SimNames = OpScope;
+constexpr int kMaxGroupDepth = OpScope::kMaxGroupDepth;
 
 // Shrinks toward the first element.
 template <class T> rc::Gen<T> gen_pick(std::vector<T> items) {
@@ -153,7 +95,7 @@ inline rc::Gen<GroupSpec> gen_group_spec(const SimNames& m) {
       if (d < kMaxGroupDepth) parents.push_back(p);
     const std::string parent = *gen_pick(parents);
     GroupSpec g;
-    g.path = (parent == "/" ? "" : parent) + "/g" + std::to_string(m.next_group);
+    g.path = m.new_group_path(parent);
     std::tie(g.shares, g.weight) = *gen_shares();
     return g;
   });
@@ -179,8 +121,7 @@ inline bool can_form(OpKind k, const SimNames& m) {
   switch (k) {
     case OpKind::spawn:
     case OpKind::advance: return true;
-    case OpKind::create_group:
-      return std::any_of(m.groups.begin(), m.groups.end(), [](const auto& g) { return g.second < kMaxGroupDepth; });
+    case OpKind::create_group: return m.group_has_room();
     case OpKind::set_shares: return m.groups.size() > 1;
     default: return !m.tasks.empty();
   }

@@ -24,7 +24,7 @@ using properties::gen_nice;
 using properties::gen_uniform;
 using simgen::kMs;
 
-constexpr Nanos kFairRun = 4'000 * kMs;  // simulated time of a fairness case
+constexpr Nanos kFairRun = 10'000 * kMs;  // simulated time of a fairness case
 
 // A profile, 1..4 CPUs and a HZ; every task of the case goes on the last CPU
 // (like seed 003), so the tunables still scale with the CPU count.
@@ -46,21 +46,22 @@ TaskSpec busy_task(const Scenario& s, std::string name, int nice, std::string gr
   return t;
 }
 
-// The bound on |CPU time - its fair part| for n busy entities sharing a CPU:
-// two scheduling periods plus, per task, a tick and a min_granularity. A task
-// is charged whole ticks (it is only preempted at a tick, after at least
-// min_granularity), so each task can be up to one such stretch ahead of its
-// fair part at the start and at the end of the run, and every other task
-// makes up the difference; the period bounds the slices themselves.
+// The bound on |CPU time - its fair part| for n busy tasks sharing a CPU: a
+// scheduling period plus, per task, a tick and a min_granularity. A task runs
+// whole ticks (it is preempted only at a tick, and not before
+// min_granularity), so at the end of the run each task can be up to about one
+// such stretch ahead of its fair part, and the others make up the difference;
+// the period bounds the slices themselves. (Over 3000 random cases the worst
+// deviation seen was 0.6 of this bound.)
 Nanos fairness_bound(const Sim& sim, uint64_t n) {
   const Tunables& t = sim.tunables();
   const Nanos period = std::max<Nanos>(t.latency_ns, n * t.min_granularity_ns);
-  return 2 * (period + n * (t.tick_ns() + t.min_granularity_ns));
+  return period + n * (t.tick_ns() + t.min_granularity_ns);
 }
 
 // CPU time of busy tasks on one CPU follows their weights: each of 2..8 tasks
-// of random nice gets T * w / sum(w), within fairness_bound (about 1% of a 4 s
-// run at HZ 1000, 4% at HZ 100), and together they use the whole CPU.
+// of random nice gets T * w / sum(w) within fairness_bound (0.2% to 1.2% of a
+// 10 s run, by HZ and CPU count), and together they use the whole CPU.
 RC_GTEST_PROP(SimProperties, BusyTasksOnOneCpuGetCpuTimeByWeight, ()) {
   Scenario s = gen_one_cpu_base();
   const auto n = *gen_uniform(2, 8);
@@ -70,11 +71,10 @@ RC_GTEST_PROP(SimProperties, BusyTasksOnOneCpuGetCpuTimeByWeight, ()) {
   double total_weight = 0;
   for (const TaskSpec& t : s.tasks) total_weight += nice_to_weight(t.nice);
   const Nanos bound = fairness_bound(sim, n);
-  Nanos sum = 0; double worst = 0; struct P { double* w; ~P() { RC_TAG(int(*w * 10)); } } p{&worst};
+  Nanos sum = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const double fair = double(kFairRun) * nice_to_weight(s.tasks[i].nice) / total_weight;
     const double got = double(sim.cpu_time(int32_t(i)));
-    worst = std::max(worst, std::abs(got - fair) / double(bound));
     RC_ASSERT(std::abs(got - fair) <= double(bound));
     sum += sim.cpu_time(int32_t(i));
   }
@@ -102,12 +102,11 @@ RC_GTEST_PROP(SimProperties, GroupsOnOneCpuGetCpuTimeByShares, ()) {
   Sim sim(s, SimOptions{.check_invariants = false, .record_trace = false});
   sim.run();
   const Nanos bound = fairness_bound(sim, s.tasks.size());
-  Nanos sum = 0; double worst = 0; struct P { double* w; ~P() { RC_TAG(int(*w * 10)); } } p{&worst};
+  Nanos sum = 0;
   for (uint64_t g = 0; g < groups; ++g) {
     Nanos got = 0;
     for (int32_t t : members[g]) got += sim.cpu_time(t);
     const double fair = double(kFairRun) * double(s.groups[g].shares) / total_shares;
-    worst = std::max(worst, std::abs(double(got) - fair) / double(bound));
     RC_ASSERT(std::abs(double(got) - fair) <= double(bound));
     sum += got;
   }

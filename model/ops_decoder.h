@@ -1,0 +1,269 @@
+// Random op sequences without a test framework: OpScope (what a scenario may
+// name at a point of its timeline) and decode_ops_scenario, which turns a
+// stream of bounded integers (a fuzzer's bytes through fuzz::ByteReader, or a
+// seeded generator in bench/) into a Scenario of the one op vocabulary.
+//
+// Every decoded scenario is one the parser accepts: ops in time order, each
+// naming only tasks and groups declared at or before its time, values in
+// range. So print_scenario() of it is a reproducer that `cfsv replay` re-runs
+// exactly, and Sim::run() of it applies the ops with the invariant checker
+// after each. The RapidCheck generators (properties/sim_gen.h) share OpScope.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "scenario.h"
+#include "scenario_text.h"
+
+namespace cfsv {
+
+// The tasks and groups a scenario has declared up to `now`, and its CPUs.
+struct OpScope {
+  static constexpr int kMaxGroupDepth = 3;  // "/a/b/c"
+
+  unsigned nr_cpus = 1;
+  std::vector<std::pair<std::string, int>> groups{{"/", 0}};  // path, depth
+  std::vector<std::string> tasks;                             // spawned, maybe exited since
+  unsigned next_task = 0, next_group = 0;                     // fresh-name counters
+  Nanos now = 0;
+
+  static OpScope of(const Scenario& s) {
+    OpScope m;
+    m.nr_cpus = s.topology.nr_cpus();
+    for (const GroupSpec& g : s.groups) m.note(op::CreateGroup{g});
+    for (const TaskSpec& t : s.tasks) m.note(op::Spawn{t});
+    return m;
+  }
+  bool has_task(const std::string& n) const { return std::find(tasks.begin(), tasks.end(), n) != tasks.end(); }
+  int depth_of(const std::string& path) const {
+    for (const auto& [p, d] : groups)
+      if (p == path) return d;
+    return -1;
+  }
+  static std::string parent_of(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+  }
+  bool cpus_fit(const CpuMask& m) const {
+    for (unsigned c = nr_cpus; c < kMaxCpus; ++c)
+      if (m[c]) return false;
+    return true;
+  }
+  bool group_has_room() const {
+    return std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.second < kMaxGroupDepth; });
+  }
+  // A fresh name "/g<next_group>" under a parent (which must have room).
+  std::string new_group_path(const std::string& parent) const {
+    return (parent == "/" ? "" : parent) + "/g" + std::to_string(next_group);
+  }
+
+  // Whether the parser accepts `o` here: it names only declared tasks and
+  // groups, declares nothing twice, nests groups at most kMaxGroupDepth deep,
+  // names CPUs of the topology. (Whether a task is still alive is the
+  // model's question, as it is for the parser.)
+  bool can_apply(const Op& o) const {
+    if (const auto* s = std::get_if<op::Spawn>(&o))
+      return !has_task(s->task.name) && depth_of(s->task.group) >= 0 && cpus_fit(s->task.cpus);
+    if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
+      const int pd = depth_of(parent_of(g->group.path));
+      return depth_of(g->group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
+    }
+    if (const auto* s = std::get_if<op::SetShares>(&o)) return depth_of(s->group) > 0;
+    if (const auto* m = std::get_if<op::MoveTask>(&o)) return has_task(m->task) && depth_of(m->group) >= 0;
+    if (const auto* a = std::get_if<op::SetAffinity>(&o)) return has_task(a->task) && cpus_fit(a->cpus);
+    if (const auto* e = std::get_if<op::Exit>(&o)) return has_task(e->task);
+    if (const auto* s = std::get_if<op::Sleep>(&o)) return has_task(s->task);
+    if (const auto* w = std::get_if<op::Wake>(&o)) return has_task(w->task);
+    if (const auto* n = std::get_if<op::SetNice>(&o)) return has_task(n->task);
+    return std::holds_alternative<op::Advance>(o);
+  }
+  // Declares what the op creates; an advance moves the clock.
+  void note(const Op& o) {
+    if (const auto* s = std::get_if<op::Spawn>(&o)) {
+      tasks.push_back(s->task.name);
+      next_task++;
+    } else if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
+      groups.emplace_back(g->group.path, depth_of(parent_of(g->group.path)) + 1);
+      next_group++;
+    } else if (const auto* a = std::get_if<op::Advance>(&o)) {
+      now += a->by;
+    }
+  }
+};
+
+// Bounds of a decoded scenario (they keep one fuzz execution short).
+struct DecodeOptions {
+  unsigned max_cpus = 4;         // 1..max_cpus CPUs
+  unsigned max_groups = 6;       // at time 0 and created by ops
+  unsigned max_tasks = 12;       // at time 0 and spawned by ops
+  unsigned max_ops = 64;         // timed ops
+  Nanos max_advance = 10'000'000;  // one advance op, and the tail after the last op
+  Nanos max_time = 200'000'000;    // advances stop at 1 ns each once the ops reach this time
+  bool busy_only = false;        // every task run=busy
+  bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
+};
+
+// Decodes a whole scenario from a reader with `uint64_t range(lo, hi)` and
+// `bool exhausted()` (fuzz::ByteReader: reads never pass the end, and an
+// exhausted reader yields lo, which decodes to the plainest choice).
+template <class Reader> class OpsDecoder {
+ public:
+  static constexpr Nanos kMinSleep = 50'000;  // 50 us
+
+  OpsDecoder(Reader& r, DecodeOptions o) : r_(r), o_(o) {}
+
+  Scenario scenario() {
+    static constexpr const char* kProfiles[] = {"v5.15", "v3.10", "v4.4"};
+    static constexpr uint64_t kHz[] = {1000, 250, 100, 300};
+    static constexpr Feature kFeatures[] = {Feature::flat_slice, Feature::start_debit, Feature::gentle_fair_sleepers,
+                                            Feature::next_buddy, Feature::last_buddy, Feature::wakeup_preemption,
+                                            Feature::move_task_skip_same_group};
+    Scenario s;
+    s.kernel = kProfiles[r_.range(0, 2)];
+    const auto cpus = static_cast<unsigned>(r_.range(1, std::max(1u, o_.max_cpus)));
+    s.topology = cpus % 2 == 0 && r_.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
+    if (const uint64_t hz = r_.range(0, 4)) s.settings.push_back({"hz", kHz[hz - 1]});
+    for (Feature f : kFeatures)  // 0: profile default, 1: off, 2: on
+      if (const uint64_t v = r_.range(0, 2)) s.feature_overrides.emplace_back(f, v == 2);
+    scope_ = OpScope::of(s);
+    for (uint64_t n = r_.range(0, std::min(3u, o_.max_groups)); n > 0 && scope_.group_has_room(); --n) {
+      s.groups.push_back(group());
+      scope_.note(op::CreateGroup{s.groups.back()});
+    }
+    for (uint64_t n = r_.range(0, std::min(4u, o_.max_tasks)); n > 0; --n) {
+      s.tasks.push_back(task());
+      scope_.note(op::Spawn{s.tasks.back()});
+    }
+    for (unsigned n = 0; n < o_.max_ops && !r_.exhausted(); ++n) {
+      const Op o = op();
+      s.ops.push_back({scope_.now, o, {}});
+      scope_.note(o);
+    }
+    s.duration = std::max<Nanos>(scope_.now + r_.range(0, o_.max_advance), 1);
+    return s;
+  }
+
+ private:
+  // Durations of every magnitude in [lo, hi]: ns, us, whole ticks (ms), any.
+  Nanos duration(Nanos lo, Nanos hi) {
+    Nanos d;
+    switch (r_.range(0, 3)) {
+      case 0: d = r_.range(1, 1'000); break;
+      case 1: d = r_.range(1'000, 1'000'000); break;
+      case 2: d = r_.range(1, 4) * 1'000'000; break;
+      default: d = r_.range(lo, hi); break;
+    }
+    return std::clamp(d, lo, hi);
+  }
+  CpuMask affinity() {  // 0 = every CPU
+    const uint64_t bits = r_.range(0, (uint64_t{1} << scope_.nr_cpus) - 1);
+    CpuMask m;
+    for (unsigned c = 0; c < scope_.nr_cpus; ++c)
+      if (bits >> c & 1) m.set(c);
+    return m;
+  }
+  int nice() { return static_cast<int>(r_.range(0, 39)) - 20; }
+  std::string task_name() { return scope_.tasks[r_.range(0, scope_.tasks.size() - 1)]; }
+  std::string group_path(std::size_t first) { return scope_.groups[r_.range(first, scope_.groups.size() - 1)].first; }
+  std::string task_group() { return o_.root_tasks_only ? "/" : group_path(0); }
+
+  TaskSpec task() {
+    TaskSpec t;
+    t.name = "t" + std::to_string(scope_.next_task);
+    t.group = task_group();
+    t.nice = nice();
+    t.cpus = affinity();
+    const uint64_t kind = o_.busy_only ? 0 : r_.range(0, 2);
+    if (kind != 0) {
+      // Sleeps of at least kMinSleep keep the number of events (and so one
+      // execution's time) bounded; runs may be as short as 1 ns.
+      const Nanos run = duration(1, 5'000'000);
+      std::optional<Nanos> sleep;
+      if (r_.range(0, 7) != 7) sleep = duration(kMinSleep, 20'000'000);
+      if (kind == 1) t.behaviour = RunPeriodic{run, sleep};
+      else t.behaviour = RunWallclock{run, sleep};
+    }
+    return t;
+  }
+  std::pair<uint64_t, std::optional<uint32_t>> shares() {
+    switch (r_.range(0, 3)) {
+      case 0: return {1024, std::nullopt};
+      case 1: return {r_.range(kMinShares, kMaxShares), std::nullopt};
+      case 2: {
+        const auto w = static_cast<uint32_t>(r_.range(kMinCgroupWeight, kMaxCgroupWeight));
+        return {sched_weight_from_cgroup(w), w};
+      }
+      default: return {r_.range(kMinShares, 100), std::nullopt};
+    }
+  }
+  GroupSpec group() {  // scope_.group_has_room()
+    std::vector<std::string> parents;
+    for (const auto& [p, d] : scope_.groups)
+      if (d < OpScope::kMaxGroupDepth) parents.push_back(p);
+    GroupSpec g;
+    g.path = scope_.new_group_path(parents[r_.range(0, parents.size() - 1)]);
+    std::tie(g.shares, g.weight) = shares();
+    return g;
+  }
+  Op op() {
+    const bool have_tasks = !scope_.tasks.empty();
+    switch (r_.range(0, 15)) {
+      case 0:
+      case 1:
+        if (scope_.tasks.size() < o_.max_tasks) return op::Spawn{task()};
+        break;
+      case 2:
+        if (have_tasks) return op::Exit{task_name()};
+        break;
+      case 3:
+        if (have_tasks) return op::Sleep{task_name()};
+        break;
+      case 4:
+      case 5:
+        if (have_tasks) return op::Wake{task_name()};
+        break;
+      case 6:
+        if (have_tasks) return op::SetNice{task_name(), nice()};
+        break;
+      case 7:
+        if (have_tasks) return op::SetAffinity{task_name(), affinity()};
+        break;
+      case 8:
+        if (scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room()) return op::CreateGroup{group()};
+        break;
+      case 9:
+        if (scope_.groups.size() > 1) {
+          const std::string g = group_path(1);
+          const auto [sh, w] = shares();
+          return op::SetShares{g, sh, w};
+        }
+        break;
+      case 10:
+      case 11:
+        if (have_tasks) {
+          const std::string t = task_name();
+          return op::MoveTask{t, task_group()};
+        }
+        break;
+      default: break;
+    }
+    const Nanos left = o_.max_time > scope_.now ? o_.max_time - scope_.now : 1;
+    return op::Advance{duration(1, std::clamp<Nanos>(left, 1, o_.max_advance))};
+  }
+
+  Reader& r_;
+  DecodeOptions o_;
+  OpScope scope_;
+};
+
+template <class Reader> Scenario decode_ops_scenario(Reader& r, DecodeOptions o = {}) {
+  return OpsDecoder<Reader>(r, o).scenario();
+}
+
+}  // namespace cfsv
