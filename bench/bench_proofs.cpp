@@ -40,6 +40,8 @@ CFSV_BENCH_PROOF(slice_flat, "slice-min-granularity/flat");
 CFSV_BENCH_PROOF(slice_base_slice, "slice-min-granularity/base_slice");
 CFSV_BENCH_PROOF(slice_flat_equal_weights_exact_set, "slice-min-granularity/flat-equal-weights-exact-set");
 CFSV_BENCH_PROOF(slice_flat_equal_weights_rounding, "slice-min-granularity/flat-equal-weights-rounding");
+CFSV_BENCH_PROOF(slice_flat_equal_weights_exact_set_v3_10, "slice-min-granularity/flat-equal-weights-exact-set-v3.10");
+CFSV_BENCH_PROOF(slice_flat_equal_weights_rounding_v3_10, "slice-min-granularity/flat-equal-weights-rounding-v3.10");
 CFSV_BENCH_PROOF(calc_delta_loop_equals_fls, "calc-delta/loop-equals-fls");
 
 }  // namespace

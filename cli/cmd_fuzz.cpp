@@ -40,7 +40,7 @@ int list_targets(const std::string& bin_dir) {
                 corpus.empty() ? "none" : corpus.c_str(), corpus.empty() ? 0 : fuzz::count_files(corpus));
   }
   std::printf("fuzz_slice_claims takes --claim ID:");
-  for (std::string_view c : fuzz::kSliceMinGranularityClaims) std::printf(" %.*s", int(c.size()), c.data());
+  for (const fuzz::FuzzClaim& c : fuzz::kFuzzSliceClaims) std::printf(" %.*s", int(c.id.size()), c.id.data());
   std::printf("\n");
   return 0;
 }

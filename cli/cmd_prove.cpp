@@ -37,7 +37,11 @@ void json_result(JsonWriter& j, const proofs::ProofResult& r, const Claim& c) {
       .key("queries")
       .begin_array();
   for (const proofs::QueryStat& q : r.queries)
-    j.begin_object().field("query", q.label).field("outcome", to_string(q.outcome)).field("seconds", q.seconds).end_object();
+    j.begin_object()
+        .field("query", q.label)
+        .field("outcome", to_string(q.outcome))
+        .field("seconds", q.seconds)
+        .end_object();
   j.end_array().key("counterexample");
   if (r.outcome != proofs::Outcome::refuted) {
     j.null();
@@ -63,7 +67,8 @@ void print_text(const proofs::ProofResult& r, const Claim& c) {
   std::printf("%-8s %s  (expected %s%s)  %.2f s\n", std::string(to_string(v)).c_str(), r.claim.c_str(),
               std::string(to_string(c.expect)).c_str(), agrees(c.expect, v) ? "" : ": MISMATCH", r.seconds);
   std::printf("  conjecture: %s\n  %s\n", r.conjecture.c_str(), r.detail.c_str());
-  if (r.outcome == proofs::Outcome::refuted) std::fputs(proofs::format_counterexample(r.counterexample).c_str(), stdout);
+  if (r.outcome == proofs::Outcome::refuted)
+    std::fputs(proofs::format_counterexample(r.counterexample).c_str(), stdout);
   std::fflush(stdout);
 }
 
@@ -81,7 +86,7 @@ int cmd_prove(int argc, char** argv) {
   p.positionals("CLAIM", &ids, "a claim id (see cfsv claims)")
       .option("timeout", &timeout_ms, "MS", "solver timeout per query (default: the budget's, 10000/60000/600000)")
       .option("budget", one_of(&config.budget, {Budget::smoke, Budget::ci, Budget::long_}), "smoke|ci|long",
-              "default timeout, and the task bound of the equal-weight queries: 16, 64 or 1000 (default ci)")
+              "default timeout, and the task bound of the equal-weight queries: 16, 32 or 1000 (default ci)")
       .flag("json", &json, "print a JSON array of {claim, verdict, expected, agrees, detail, seconds, "
                            "conjecture, queries, counterexample}");
   if (auto rc = p.parse(argc, argv)) return *rc;

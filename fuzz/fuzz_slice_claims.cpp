@@ -1,12 +1,23 @@
-// fuzz_slice_claims: the claim checker for slice-min-granularity/<variant>
-// (model/claims.cpp): sched_slice >= min_granularity on hierarchies a real
-// runqueue can have.
+// fuzz_slice_claims: the claim checker for every claim of model/claims.cpp,
+// each decoded in the domain the proofs engine quantifies over for it
+// (proofs/prove.cpp):
+//  - slice-min-granularity/{hierarchical,flat,base_slice}: sched_slice >=
+//    min_granularity on hierarchies a real runqueue can have (below).
+//  - slice-min-granularity/flat-equal-weights-*: the task's cfs_rq holds n
+//    tasks of one nice level, depth 1, seed 003's 4-CPU boot tunables
+//    (latency 18 ms, min_granularity 2.25 ms, nr_latency 8), n <= 32 (the
+//    proofs' ci bound; their smoke bound is 16), on_rq either way; the
+//    claim's statement (model/equal_weights.h) evaluated as written.
+//  - calc-delta/loop-equals-fls: both __calc_delta forms on 64-bit inputs,
+//    load shift 10 (min 2) and 0, where the kernel's arithmetic is defined:
+//    scale_load_down(weight) * inv_weight < 2^64 (past it the fls form's
+//    shift underflows: UB in the kernel and in the model).
 //
-// CFSV_CLAIM=<claim id> checks that claim; unset, every such claim expected to
+// CFSV_CLAIM=<claim id> checks that claim; unset, every claim expected to
 // hold (so a campaign hunts real bugs). fuzz/slice_claims.h lists them. The claim's feature
 // set picks the sched_slice variant and the load resolution.
 //
-// Input: the machine's tunables (CPU count, scaling, optional sysctl writes),
+// Hierarchy input: the machine's tunables (CPU count, scaling, optional sysctl writes),
 // depth 1..3, then per level the entity (a task's nice level at level 0, a
 // group entity's weight above) and up to three classes of sibling entities
 // (count, weight, tasks under each). Loads, on_rq, nr_running and the rq's
@@ -25,7 +36,9 @@
 #include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
 #include "fuzz/slice_claims.h"
+#include "model/calc_delta.h"
 #include "model/claims.h"
+#include "model/equal_weights.h"
 #include "model/slice.h"
 #include "model/tunables.h"
 #include "model/weights.h"
@@ -35,6 +48,7 @@ namespace {
 using namespace cfsv;
 using cfsv::fuzz::ByteReader;
 using cfsv::fuzz::fuzz_slice_claims_covers;
+using cfsv::fuzz::SliceClaimCheck;
 constexpr std::size_t kMaxDepth = 3;
 constexpr uint64_t kMinShares = 2, kMaxShares = 1 << 18;  // MIN_SHARES, MAX_SHARES
 
@@ -52,8 +66,8 @@ void select_claims() {
     const Claim* c = claim_by_id(id);
     if (!c || !fuzz_slice_claims_covers(id)) {
       std::fprintf(stderr, "fuzz_slice_claims: CFSV_CLAIM='%s' is not a claim this target checks; it checks:\n", id);
-      for (std::string_view k : cfsv::fuzz::kSliceMinGranularityClaims)
-        std::fprintf(stderr, "  %.*s\n", int(k.size()), k.data());
+      for (const cfsv::fuzz::FuzzClaim& k : cfsv::fuzz::kFuzzSliceClaims)
+        std::fprintf(stderr, "  %.*s\n", int(k.id.size()), k.id.data());
       std::exit(2);
     }
     out.push_back(c);
@@ -220,6 +234,99 @@ void report(const Claim& claim, const Case& c, LoadResolution r, uint64_t slice)
   std::fflush(stderr);
 }
 
+// ---- flat-equal-weights-*: the proofs' domain (proofs/prove.cpp slice_claim
+// with equal_weights_on_task_rq; default_slice_setup()).
+constexpr uint64_t kMaxEqualWeightTasks = 32;
+
+struct EqualCase {
+  int nice = 0;
+  bool on_rq = true;
+  uint64_t n = 1;  // nr_running + !on_rq
+  SliceTunables<uint64_t> tunables{};
+};
+
+// The claim's era arithmetic if its features name one, else v5.15's (as the
+// proofs engine: the v3.10 rows pin calc_delta_mine).
+LoadResolution equal_weights_resolution(const Claim& claim) {
+  const FeatureSet& f = claim.features;
+  const bool era = f[Feature::hi_res_load] || f[Feature::scale_load_down_min_2] || f[Feature::calc_delta_mine];
+  return era ? f.load_resolution() : kLoadResolutionV5;
+}
+
+EqualCase decode_equal(ByteReader& in) {
+  EqualCase c;
+  const Tunables t = Tunables{}.for_cpus(4);
+  c.tunables = {t.latency_ns, t.min_granularity_ns, t.nr_latency};
+  c.nice = in.integer(kNiceMin, kNiceMax);
+  c.on_rq = !in.boolean();
+  c.n = in.range(1, kMaxEqualWeightTasks);
+  return c;
+}
+
+void check_equal(const Claim& claim, SliceClaimCheck kind, const EqualCase& c, LoadResolution r) {
+  const uint64_t w = scale_load<uint64_t>(nice_to_weight(c.nice), r);
+  const uint64_t nr_running = c.n - (c.on_rq ? 0 : 1);
+  const uint64_t load = (c.on_rq ? c.n : c.n - 1) * w;  // the task's cfs_rq: the others, and the task if queued
+  const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, load, c.on_rq ? 1u : 0u}}};
+  const SliceTunables<uint64_t>& t = c.tunables;
+  const uint64_t slice = sched_slice<uint64_t>(chain, nr_running, nr_running, t, claim.features.slice(), r);
+  const uint64_t w_down = scale_load_down(w, r);
+  const bool exact = kind == SliceClaimCheck::equal_weights_exact_set;
+  const bool holds = exact ? equal_weights_exact_set_holds(slice, c.n, t.min_granularity, t.nr_latency)
+                           : equal_weights_rounding_holds(slice, c.n, w_down, t.min_granularity, r.calc_delta_mine);
+  if (holds) return;
+  if (exact)
+    line("%.*s: n %" PRIu64 " equal-weight tasks (nr_latency %" PRIu64 "): sched_slice %" PRIu64
+         " %s min_granularity %" PRIu64,
+         int(claim.id.size()), claim.id.data(), c.n, t.nr_latency, slice, slice >= t.min_granularity ? ">=" : "<",
+         t.min_granularity);
+  else
+    line("%.*s: n %" PRIu64 " equal-weight tasks: sched_slice %" PRIu64 " + allowance %" PRIu64
+         " < min_granularity %" PRIu64,
+         int(claim.id.size()), claim.id.data(), c.n, slice,
+         equal_weights_rounding_allowance(c.n, w_down, t.min_granularity, r.calc_delta_mine), t.min_granularity);
+  line("features: %s; load resolution: shift %" PRIu64 "%s%s", claim.features.to_string().c_str(), r.shift,
+       r.down_min_2 ? ", scale_load_down min 2" : "", r.calc_delta_mine ? ", calc_delta_mine" : "");
+  line("tunables: cpus=4 latency=%" PRIu64 " min_granularity=%" PRIu64 " nr_latency=%" PRIu64, t.latency,
+       t.min_granularity, t.nr_latency);
+  line("level 0 task nice %d: weight=%" PRIu64 " cfs_rq load=%" PRIu64 " on_rq=%d nr_running=%" PRIu64
+       " period=%" PRIu64 " -> slice %" PRIu64,
+       c.nice, w, load, c.on_rq ? 1 : 0, nr_running, sched_period(c.n, t), slice);
+  std::fflush(stderr);
+  std::abort();
+}
+
+// ---- calc-delta/loop-equals-fls: the eras the proof covers, inputs where
+// scale_load_down(weight) * inv_weight < 2^64 (outside, the shift goes
+// negative: undefined in the kernel and the model, so not a claim about them).
+constexpr std::array<LoadResolution, 2> kLoopEras = {kLoadResolutionV5, kLoadResolutionV3};
+
+void check_loop_equals_fls(const Claim& claim, ByteReader& in) {
+  const LoadResolution r = in.pick<LoadResolution>(kLoopEras);
+  LoadWeight<uint64_t> lw{in.u64(), 0};
+  // A nice level's cached inverse, none (computed lazily), or any 32-bit one.
+  switch (in.range(0, 2)) {
+    case 0: lw.inv_weight = nice_to_wmult(in.integer(kNiceMin, kNiceMax)); break;
+    case 1: break;
+    default: lw.inv_weight = in.u32(); break;
+  }
+  const uint64_t inv = update_inv_weight(lw, r);
+  const uint64_t max_down = inv ? UINT64_MAX / inv : UINT64_MAX;
+  const uint64_t weight = in.range(0, max_down > (UINT64_MAX >> r.shift) ? UINT64_MAX : (max_down << r.shift) |
+                                                                                     ((uint64_t{1} << r.shift) - 1));
+  const uint64_t delta = in.u64();
+  uint64_t product;
+  if (__builtin_mul_overflow(scale_load_down(weight, r), inv, &product)) return;  // outside the domain
+  const uint64_t fls = calc_delta(delta, weight, lw, r), loop = calc_delta_loop(delta, weight, lw, r);
+  if (fls == loop) return;
+  line("%.*s: calc_delta_loop %" PRIu64 " != calc_delta %" PRIu64, int(claim.id.size()), claim.id.data(), loop, fls);
+  line("delta=%" PRIu64 " weight=%" PRIu64 " lw.weight=%" PRIu64 " lw.inv_weight=%" PRIu64 " (used %" PRIu64
+       "); load shift %" PRIu64 "%s",
+       delta, weight, lw.weight, lw.inv_weight, inv, r.shift, r.down_min_2 ? ", scale_load_down min 2" : "");
+  std::fflush(stderr);
+  std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -232,6 +339,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   for (const Claim* claim : selected_claims()) {
     const LoadResolution r = claim->features.load_resolution();
     ByteReader in(data, size);
+    const SliceClaimCheck kind = *cfsv::fuzz::fuzz_slice_claim_check(claim->id);
+    if (kind == SliceClaimCheck::loop_equals_fls) {
+      check_loop_equals_fls(*claim, in);
+      continue;
+    }
+    if (kind != SliceClaimCheck::at_least_min_gran) {
+      check_equal(*claim, kind, decode_equal(in), equal_weights_resolution(*claim));
+      continue;
+    }
     const Case c = decode(in, r);
     const std::span<const SliceLevel<uint64_t>> chain(c.chain.data(), c.depth);
     const uint64_t slice = sched_slice(chain, c.nr_running, c.h_nr_running, c.tunables, claim->features.slice(), r);

@@ -6,7 +6,7 @@ namespace cfsv {
 
 namespace {
 using F = Feature;
-const std::array<Claim, 6> kClaims = {{
+const std::array<Claim, 8> kClaims = {{
     {"slice-min-granularity/hierarchical", "seed 003 (before)", FeatureSet{}, "invariant holds",
      "sched_slice >= min_granularity with the v3.x..v5.12 hierarchical slice", Expect::refuted},
     {"slice-min-granularity/flat", "seed 003 (after)", FeatureSet{F::flat_slice}, "invariant holds",
@@ -21,6 +21,16 @@ const std::array<Claim, 6> kClaims = {{
      "invariant holds",
      "with n equal-weight (w) tasks on the task's cfs_rq, the flat sched_slice >= min_granularity - "
      "ceil(n * w * min_granularity / 2^32)",
+     Expect::holds},
+    {"slice-min-granularity/flat-equal-weights-exact-set-v3.10", "seed 003 (after, on its v3.10 base)",
+     FeatureSet{F::flat_slice, F::calc_delta_mine}, "invariant holds",
+     "with v3.10's calc_delta_mine and n equal-weight tasks on the task's cfs_rq, the flat sched_slice >= "
+     "min_granularity iff n < sched_nr_latency",
+     Expect::refuted},
+    {"slice-min-granularity/flat-equal-weights-rounding-v3.10", "seed 003 (after, on its v3.10 base)",
+     FeatureSet{F::flat_slice, F::calc_delta_mine}, "invariant holds",
+     "with v3.10's calc_delta_mine and n equal-weight (w) tasks on the task's cfs_rq, the flat sched_slice >= "
+     "min_granularity - ceil(n * w * min_granularity / 2^32) - ceil(2^15 / (n * w))",
      Expect::holds},
     {"calc-delta/loop-equals-fls", "__calc_delta loop form (v3.10..v5.10) vs fls form (v5.11+)", FeatureSet{},
      "equal results", "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) for all 64-bit inputs",

@@ -71,7 +71,8 @@ ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms) {
     return br.outcome == Outcome::proved;
   };
 
-  if (!z3::eq(loop.u32.mul, fls.u32.mul)) throw std::logic_error("proofs: the two forms compute inv_weight differently");
+  if (!z3::eq(loop.u32.mul, fls.u32.mul))
+    throw std::logic_error("proofs: the two forms compute inv_weight differently");
   if (!step("fact at mul_u32_u32", loop.u32.a == fls.u32.a)) return res;
   // Step 2 generalises the (now shared) product to any 64-bit value: stronger,
   // and it leaves the solver no multiplier to bit-blast.

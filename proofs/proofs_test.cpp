@@ -1,8 +1,10 @@
 // The proofs engine: verdicts that could be otherwise, counterexamples
 // re-checked with the uint64_t model, mutants caught, Sym == uint64_t.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
+#include <cstdio>
 #include <span>
 #include <string>
 
@@ -54,10 +56,9 @@ SliceInputs<uint64_t> inputs_of(const Counterexample& c) {
   return in;
 }
 
-uint64_t concrete_slice(const SliceInputs<uint64_t>& in, SliceFeatures f) {
-  const SliceSetup s = default_slice_setup();
+uint64_t concrete_slice(const SliceInputs<uint64_t>& in, SliceFeatures f, LoadResolution r = kLoadResolutionV5) {
   return sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(in.chain), in.nr_running, in.rq_h_nr_running,
-                               s.tunables, f, s.resolution);
+                               default_slice_setup().tunables, f, r);
 }
 
 // splitmix64: a deterministic input stream, the same on every library.
@@ -84,6 +85,7 @@ TEST(SliceClaims, HierarchicalIsRefutedByUpperLevelsCuttingATaskBelowMinGranular
   EXPECT_LE(2 * slice, value(c.levels[0], "slice")) << "the levels above the task at least halve its slice";
   for (const auto& l : c.levels) {
     EXPECT_EQ(value(l, "on_rq"), 1u);
+    EXPECT_GE(value(l, "nr_running"), 2u) << "siblings at every level";
     EXPECT_EQ(value(l, "cfs_rq_weight"), value(l, "nr_running") * value(l, "weight")) << "equal siblings";
   }
 }
@@ -119,6 +121,27 @@ TEST(SliceClaims, FlatWithEqualWeightsHoldsExactlyBelowSchedNrLatency) {
 TEST(SliceClaims, FlatWithEqualWeightsFallsShortByAtMostTheRoundingBound) {
   const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-rounding");
   EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
+}
+
+TEST(SliceClaims, FlatWithEqualWeightsUnderV310RoundingReachesMinGranularityForSomeNAtOrAboveNrLatency) {
+  const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-exact-set-v3.10");
+  ASSERT_EQ(r.outcome, Outcome::refuted) << r.detail;
+  const SliceInputs<uint64_t> in = inputs_of(r.counterexample);
+  const SliceLevel<uint64_t>& task = in.chain[0];
+  const uint64_t n = in.nr_running + (task.on_rq ? 0 : 1);
+  EXPECT_EQ(task.cfs_rq_weight + (task.on_rq ? 0 : task.weight), n * task.weight) << "equal weights";
+  EXPECT_GE(n, 8u);
+  EXPECT_GE(concrete_slice(in, {.flat_slice = true}, kLoadResolutionV3_10),
+            default_slice_setup().tunables.min_granularity);
+}
+
+TEST(SliceClaims, FlatWithEqualWeightsUnderV310FallsShortByAtMostItsWiderRoundingBound) {
+  const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-rounding-v3.10");
+  EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
+  // The extra ceil(2^15 / (n * w)) is needed: 9 nice-0 tasks fall 6 ns short, past ceil(9 * 1024 * 2.25e6 / 2^32) = 5.
+  const std::array<SliceLevel<uint64_t>, 1> nine = {{{1024, 9 * 1024, 1}}};
+  const SliceInputs<uint64_t> in{20, 9, 9, {nine.begin(), nine.end()}};
+  EXPECT_EQ(concrete_slice(in, {.flat_slice = true}, kLoadResolutionV3_10), 2'249'994u);
 }
 
 TEST(SliceClaims, NineNice0TasksAreACounterexampleOfTheFlatClaimAt2249996Ns) {
@@ -175,7 +198,8 @@ TEST(Mutants, ASliceWithoutTheBaseSliceFloorIsRefutedWhereTheModelsIsProved) {
   SliceProofSpec spec;
   spec.conjecture = "sched_slice >= min_granularity";
   spec.depths = {1};
-  const ProofResult real = run_slice_proof(spec, model_slice({.alt_period = true, .base_slice = true}), setup, kTimeoutMs);
+  const ProofResult real =
+      run_slice_proof(spec, model_slice({.alt_period = true, .base_slice = true}), setup, kTimeoutMs);
   EXPECT_EQ(real.outcome, Outcome::proved) << real.detail;
   auto no_floor = [](const auto& in, const auto& t, LoadResolution r) {
     using V = std::decay_t<decltype(in.nr_running)>;
@@ -267,7 +291,8 @@ TEST(Sym, ComputesWhatUint64ComputesForEverySchedSliceVariant) {
       const uint64_t w = scale_load<uint64_t>(d ? 2 + rng.below(262143) : sched_prio_to_weight[rng.below(40)],
                                               setup.resolution);
       const uint64_t on_rq = rng.below(4) != 0;
-      const uint64_t load = (on_rq ? w : 0) + rng.below(1000) * scale_load<uint64_t>(1 + rng.below(262144), setup.resolution);
+      const uint64_t others = rng.below(1000) * scale_load<uint64_t>(1 + rng.below(262144), setup.resolution);
+      const uint64_t load = (on_rq ? w : 0) + others;
       in.chain.push_back({w, load, on_rq});
       sin.chain.push_back({w, load, on_rq});
     }
@@ -316,6 +341,62 @@ TEST(Engine, CheckClaimCarriesTheCounterexampleInTheReproducer) {
   EXPECT_NE(r.reproducer.find("fact="), std::string::npos);
   EXPECT_NE(r.reproducer.find("shift="), std::string::npos);
   EXPECT_NE(r.reproducer.find("period="), std::string::npos);
+}
+
+// cfsv prove, end to end (the built binary).
+
+struct CliRun {
+  int code;
+  std::string out;
+};
+
+CliRun cfsv(const std::string& args) {
+  const std::string cmd = std::string(CFSV_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(CfsvProve, NamesTheUnknownClaimAndExits2) {
+  const CliRun r = cfsv("prove no-such-claim");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown claim 'no-such-claim'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("slice-min-granularity/flat"), std::string::npos) << "lists what it supports";
+}
+
+TEST(CfsvProve, RejectsAnUnknownFlagAndABadTimeoutWithExit2) {
+  EXPECT_EQ(cfsv("prove --frobnicate").code, 2);
+  EXPECT_EQ(cfsv("prove --timeout soon").code, 2);
+  EXPECT_EQ(cfsv("prove --budget huge").code, 2);
+  EXPECT_EQ(cfsv("prove --help").code, 0);
+}
+
+TEST(CfsvProve, PrintsVerdictsConjecturesAndEveryIntermediateOfACounterexample) {
+  const CliRun r = cfsv("prove slice-min-granularity/flat slice-min-granularity/base_slice --budget smoke");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* want : {"refuted  slice-min-granularity/flat", "proved   slice-min-granularity/base_slice",
+                           "conjecture: forall", "period=", "level 0 (task): weight=", "cfs_rq_weight=", "on_rq=",
+                           "inv_weight=", "fact=", "shift=", "slice="})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << " in\n" << r.out;
+}
+
+TEST(CfsvProve, JsonIsAnArrayOfVerdictsWithTheCounterexampleAsAnObject) {
+  const CliRun r = cfsv("prove slice-min-granularity/hierarchical --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* want : {"\"claim\": \"slice-min-granularity/hierarchical\"", "\"verdict\": \"refuted\"",
+                           "\"seconds\":", "\"detail\":", "\"counterexample\": {", "\"levels\": ["})
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << " in\n" << r.out;
+  EXPECT_EQ(r.out.front(), '[');
+}
+
+TEST(CfsvProve, ExitsOneWhenAVerdictIsNotTheExpectedOne) {
+  const CliRun r = cfsv("prove slice-min-granularity/base_slice --timeout 1");  // unknown: timed out
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("unknown"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -14,6 +14,11 @@ std::string ns(uint64_t v) { return std::to_string(v) + " ns"; }
 
 uint32_t timeout_ms_of(const CheckConfig& c) { return c.timeout_ms ? c.timeout_ms : default_timeout_ms(c.budget); }
 
+std::string arithmetic_text(LoadResolution r) {
+  return std::string(r.calc_delta_mine ? "calc_delta_mine" : "__calc_delta") + ", load shift " +
+         std::to_string(r.shift) + (r.down_min_2 ? " (scale_load_down min 2)" : "");
+}
+
 // The domain a slice query quantifies over, for its one-line conjecture.
 std::string slice_domain_text(const SliceSetup& s, const SliceProofSpec& spec) {
   std::string depths;
@@ -24,33 +29,43 @@ std::string slice_domain_text(const SliceSetup& s, const SliceProofSpec& spec) {
   return "depth " + depths + ", " + tasks + ", at most " + std::to_string(s.max_nr_running) +
          " tasks, on_rq either way, latency " + ns(s.tunables.latency) + ", min_granularity " +
          ns(s.tunables.min_granularity) + ", sched_nr_latency " + std::to_string(s.tunables.nr_latency) +
-         ", load shift " + std::to_string(s.resolution.shift);
+         ", " + arithmetic_text(s.resolution);
 }
 
-std::string_view conjecture_text(SliceConjecture kind) {
+std::string conjecture_text(SliceConjecture kind, LoadResolution r) {
   switch (kind) {
     case SliceConjecture::at_least_min_gran: break;
     case SliceConjecture::equal_weights_exact_set: return "(sched_slice >= min_granularity) == (n < sched_nr_latency)";
     case SliceConjecture::equal_weights_rounding_bound:
-      return "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32)";
+      return std::string("sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32)") +
+             (r.calc_delta_mine ? " - ceil(2^15 / (n * scale_load_down(w)))" : "");
   }
   return "sched_slice >= min_granularity";
 }
 
-// Equal-weight queries enumerate nothing but are nonlinear in n: the bound
-// on n is the budget's (see docs/proofs.md for the measured times).
+// The claim's era arithmetic if its features name one, else v5.15's.
+LoadResolution resolution_of(const Claim& c) {
+  const FeatureSet& f = c.features;
+  const bool era = f[Feature::hi_res_load] || f[Feature::scale_load_down_min_2] || f[Feature::calc_delta_mine];
+  return era ? f.load_resolution() : kLoadResolutionV5;
+}
+
+// Equal-weight queries are nonlinear in n (period n * min_gran times a fact
+// ~ 2^32 / n): their solve time grows with n's range, so the budget sets it,
+// and the long budget splits them by nice level (docs/proofs.md: times).
 uint64_t equal_weights_max_nr(Budget b) {
   switch (b) {
     case Budget::smoke: return 16;
-    case Budget::ci: return 64;
+    case Budget::ci: return 32;
     case Budget::long_: return 1000;
   }
-  return 64;
+  return 32;
 }
 
 ProofResult slice_claim(const Claim& claim, const CheckConfig& config, SliceConjecture kind, SliceDomain domain,
                         Preference prefer) {
   SliceSetup setup = default_slice_setup();
+  setup.resolution = resolution_of(claim);
   SliceProofSpec spec;
   spec.kind = kind;
   spec.domain = domain;
@@ -62,7 +77,7 @@ ProofResult slice_claim(const Claim& claim, const CheckConfig& config, SliceConj
   }
   const SliceFeatures f = claim.features.slice();
   const std::string variant = f.flat_slice ? "flat" : f.base_slice ? "alt_period+base_slice" : "hierarchical";
-  spec.conjecture = "forall " + slice_domain_text(setup, spec) + ": " + std::string(conjecture_text(kind)) + " (" +
+  spec.conjecture = "forall " + slice_domain_text(setup, spec) + ": " + conjecture_text(kind, setup.resolution) + " (" +
                     variant + " sched_slice)";
   return run_slice_proof(spec, model_slice(f), setup, timeout_ms_of(config));
 }
@@ -96,11 +111,11 @@ struct Entry {
   std::function<ProofResult(const Claim&, const CheckConfig&)> run;
 };
 
-const std::array<Entry, 6>& entries() {
+const std::array<Entry, 8>& entries() {
   using C = SliceConjecture;
   using D = SliceDomain;
   using P = Preference;
-  static const std::array<Entry, 6> e = {{
+  static const std::array<Entry, 8> e = {{
       {"slice-min-granularity/hierarchical",
        [](const Claim& c, const CheckConfig& k) {
          return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::upper_levels_cut);
@@ -118,6 +133,14 @@ const std::array<Entry, 6>& entries() {
          return slice_claim(c, k, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none);
        }},
       {"slice-min-granularity/flat-equal-weights-rounding",
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none);
+       }},
+      {"slice-min-granularity/flat-equal-weights-exact-set-v3.10",
+       [](const Claim& c, const CheckConfig& k) {
+         return slice_claim(c, k, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none);
+       }},
+      {"slice-min-granularity/flat-equal-weights-rounding-v3.10",
        [](const Claim& c, const CheckConfig& k) {
          return slice_claim(c, k, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none);
        }},
@@ -186,15 +209,15 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
 
 std::string format_counterexample(const Counterexample& c) {
   std::string out;
-  if (!c.note.empty()) out += "  found: " + c.note + "\n";
+  out += "  counterexample" + (c.note.empty() ? std::string() : " (" + c.note + ")") + ":\n";
   auto line = [](const std::vector<Value>& vs) {
     std::string s;
     for (const Value& v : vs) s += (s.empty() ? "" : " ") + v.name + "=" + v.text;
     return s;
   };
-  if (!c.values.empty()) out += "  " + line(c.values) + "\n";
+  if (!c.values.empty()) out += "    " + line(c.values) + "\n";
   for (std::size_t i = 0; i < c.levels.size(); ++i)
-    out += "  level " + std::to_string(i) + (i == 0 ? " (task): " : " (group): ") + line(c.levels[i]) + "\n";
+    out += "    level " + std::to_string(i) + (i == 0 ? " (task): " : " (group): ") + line(c.levels[i]) + "\n";
   return out;
 }
 

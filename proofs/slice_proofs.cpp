@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "model/tunables.h"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr uint64_t kMinShares = 2;        // MIN_SHARES
 constexpr uint64_t kMaxShares = 1 << 18;  // MAX_SHARES
+constexpr uint64_t kWmultConstMine = uint64_t{1} << 32;  // calc_delta_mine's WMULT_CONST (64-bit, v3.2..v3.12)
 
 template <class V> SliceTunables<V> tunables_as(const SliceTunables<uint64_t>& t) {
   return {V(t.latency), V(t.min_granularity), V(t.nr_latency)};
@@ -59,7 +61,8 @@ SliceSpace make_slice_space(z3::context& c, unsigned depth, const SliceSetup& se
   in.nice_index = Sym::var("nice_index", 6);
   require(in.nice_index < Sym(kNiceLevels));
   Sym task_weight(0);
-  for (int i = 0; i < kNiceLevels; ++i) task_weight = select(in.nice_index == Sym(i), Sym(sched_prio_to_weight[i]), task_weight);
+  for (int i = 0; i < kNiceLevels; ++i)
+    task_weight = select(in.nice_index == Sym(i), Sym(sched_prio_to_weight[i]), task_weight);
 
   in.nr_running = Sym::var("nr_running", nr_bits);
   in.rq_h_nr_running = Sym::var("rq_h_nr_running", nr_bits);
@@ -148,6 +151,8 @@ Counterexample slice_counterexample(const SliceSpace& s, const z3::model& m, con
   SliceFeatures prefix_features = fn.features;
   prefix_features.base_slice = false;
   prefix_features.flat_slice = false;
+  const std::size_t levels_run = fn.features.flat_slice ? 1 : in.chain.size();
+  const uint64_t wmult = r.calc_delta_mine ? kWmultConstMine : kWmultConst;
   for (std::size_t i = 0; i < in.chain.size(); ++i) {
     const SliceLevel<uint64_t>& l = in.chain[i];
     const uint64_t lw = l.cfs_rq_weight + (l.on_rq ? 0 : l.weight);  // the load sched_slice divides by
@@ -156,23 +161,28 @@ Counterexample slice_counterexample(const SliceSpace& s, const z3::model& m, con
                                 {"on_rq", dec(l.on_rq)},
                                 {"nr_running", dec(ev(s.others[i].expr()) + l.on_rq)},
                                 {"lw_weight", dec(lw)},
-                                {"inv_weight", dec(update_inv_weight<uint64_t>({lw, 0}, r))}};
+                                {"inv_weight", dec(update_inv_weight<uint64_t>({lw, 0}, r, wmult))}};
+    std::optional<uint64_t> traced;  // this level's mul_u64_u32_shr result (__calc_delta only)
     if (i < calls.size()) {
       const uint64_t a = ev(calls[i].a), fact = ev(calls[i].mul), shift = ev(calls[i].shift);
-      const uint64_t out = ev(calls[i].result);
-      if (shift < 128 && cfsv::mul_u64_u32_shr(a, fact, shift) != out)
+      traced = ev(calls[i].result);
+      if (shift < 128 && cfsv::mul_u64_u32_shr(a, fact, shift) != *traced)
         fail("level " + dec(i) + ": mul_u64_u32_shr(" + dec(a) + ", " + dec(fact) + ", " + dec(shift) + ") is " +
-             dec(cfsv::mul_u64_u32_shr(a, fact, shift)) + ", Z3's evaluation " + dec(out));
-      if (fn.is_model) {
-        SliceInputs<uint64_t> prefix = in;
-        prefix.chain.resize(i + 1);
-        const uint64_t want = sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(prefix.chain), in.nr_running,
-                                                    in.rq_h_nr_running, t, prefix_features, r);
-        if (want != out) fail("level " + dec(i) + " slice: uint64_t gives " + dec(want) + ", Z3's evaluation " + dec(out));
-      }
+             dec(cfsv::mul_u64_u32_shr(a, fact, shift)) + ", Z3's evaluation " + dec(*traced));
       level.push_back({"fact", dec(fact)});
       level.push_back({"shift", dec(shift)});
-      level.push_back({"slice", dec(out)});
+    }
+    if (i < levels_run && fn.is_model) {
+      // The slice after this level: the model's sched_slice over the chain up to it.
+      SliceInputs<uint64_t> prefix = in;
+      prefix.chain.resize(i + 1);
+      const uint64_t after = sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(prefix.chain), in.nr_running,
+                                                   in.rq_h_nr_running, t, prefix_features, r);
+      if (traced && *traced != after)
+        fail("level " + dec(i) + " slice: uint64_t gives " + dec(after) + ", Z3's evaluation " + dec(*traced));
+      level.push_back({"slice", dec(after)});
+    } else if (traced) {
+      level.push_back({"slice", dec(*traced)});
     }
     cx.levels.push_back(std::move(level));
   }
@@ -227,6 +237,7 @@ std::optional<z3::expr> preference(const Built& b, Preference p) {
   if (p == Preference::upper_levels_cut) {
     if (b.space->depth < 2 || b.calls.empty()) return std::nullopt;
     e = e && (*b.slice <= Sym(b.calls[0].result) / Sym(2)).expr();
+    for (const Sym& o : b.space->others) e = e && (o >= Sym(1)).expr();  // siblings at every level
   }
   return e;
 }
@@ -236,7 +247,7 @@ std::string_view preference_text(Preference p) {
     case Preference::none: break;
     case Preference::equal_weights: return "every level queued with equal sibling weights";
     case Preference::upper_levels_cut:
-      return "every level queued with equal sibling weights, the levels above the task at least halving its slice";
+      return "every level queued with siblings of its weight, the levels above the task at least halving its slice";
   }
   return "";
 }
@@ -274,7 +285,7 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
     model = std::move(br.model);
     refuted_by = std::move(b);
     refuted_case = k;
-    how = "the first counterexample Z3 found, " + case_label(k);
+    how = "the first one Z3 found, " + case_label(k);
     break;
   }
   // Then a counterexample of the preferred shape, if there is one.
@@ -289,7 +300,7 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
     if (pr.outcome != Outcome::refuted) continue;
     model = std::move(pr.model);  // before the context it belongs to replaces the old one
     refuted_by = std::move(p);
-    how = std::string(preference_text(spec.prefer)) + " (searched for), " + case_label(k);
+    how = "preferred shape: " + std::string(preference_text(spec.prefer)) + "; " + case_label(k);
     break;
   }
 
@@ -306,7 +317,8 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
       return res;
     }
     res.outcome = Outcome::refuted;
-    res.detail = "refuted (" + how + "): slice " + value_of(res.counterexample, "slice") + " ns, min_granularity " +
+    res.detail = "refuted at depth " + value_of(res.counterexample, "depth") + ": slice " +
+                 value_of(res.counterexample, "slice") + " ns, min_granularity " +
                  value_of(res.counterexample, "min_granularity") + " ns";
     return res;
   }
@@ -317,7 +329,10 @@ ProofResult run_slice_proof(const SliceProofSpec& spec, const SliceFn& fn, const
     return res;
   }
   res.outcome = Outcome::proved;
-  res.detail = "proved: " + std::to_string(res.queries.size()) + " queries unsat";
+  std::string depths;
+  for (unsigned d : spec.depths) depths += (depths.empty() ? "" : ",") + std::to_string(d);
+  res.detail = "proved for depth " + depths + ", at most " + std::to_string(setup.max_nr_running) + " tasks: " +
+               std::to_string(res.queries.size()) + (res.queries.size() == 1 ? " query" : " queries") + " unsat";
   return res;
 }
 

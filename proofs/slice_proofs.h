@@ -49,6 +49,7 @@ enum class SliceConjecture {
   at_least_min_gran,             // slice >= min_granularity
   equal_weights_exact_set,       // (slice >= min_granularity) == (n < sched_nr_latency)
   equal_weights_rounding_bound,  // slice >= min_granularity - ceil(n * w * min_granularity / 2^32)
+                                 //   (- ceil(2^15 / (n * w)) under calc_delta_mine)
 };
 
 template <class V>
@@ -60,7 +61,11 @@ auto slice_conjecture(SliceConjecture c, const SliceInputs<V>& in, const V& slic
   switch (c) {
     case SliceConjecture::equal_weights_exact_set: return (slice >= t.min_granularity) == (n < t.nr_latency);
     case SliceConjecture::equal_weights_rounding_bound: {
-      const V deficit_bound = (n * scale_load_down(task.weight, r) * t.min_granularity + V(0xffffffffu)) >> V(32);
+      // ceil(n * w * min_gran / 2^32), from WMULT_CONST / (n * w) rounding
+      // down; calc_delta_mine's rounded 16-bit halves add ceil(2^15 / (n * w)).
+      const V nw = n * scale_load_down(task.weight, r);
+      V deficit_bound = (nw * t.min_granularity + V(0xffffffffu)) >> V(32);
+      if (r.calc_delta_mine) deficit_bound = deficit_bound + (V(1u << 15) + nw - V(1)) / nw;
       return slice + deficit_bound >= t.min_granularity;
     }
     case SliceConjecture::at_least_min_gran: break;
@@ -79,7 +84,8 @@ enum class SliceDomain {
 enum class Preference {
   none,
   equal_weights,     // every level queued, its cfs_rq's entities all of the chain entity's weight
-  upper_levels_cut,  // equal_weights, depth >= 2, and the levels above the task at least halve its slice
+  upper_levels_cut,  // equal_weights with siblings at every level, depth >= 2, and the levels above
+                     // the task at least halving its slice (seed 003's shape)
 };
 
 struct SliceProofSpec {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "model/equal_weights.h"
 #include "properties/calc_delta_bound.h"
 #include "properties/runner.h"
 #include "properties/slice_trace.h"
@@ -39,19 +40,19 @@ void check_slice_min_granularity(const SliceCase& c, SliceFeatures f) {
 void check_equal_weights_exact_set(const SliceCase& c, SliceFeatures f) {
   const SliceTrace t = trace_slice(c, f);
   const uint64_t n = c.nr_running() + (c.on_rq ? 0 : 1), nr_latency = c.tunables.tunables.nr_latency;
-  if ((t.slice >= t.min_granularity) != (n < nr_latency))
+  if (!equal_weights_exact_set_holds(t.slice, n, t.min_granularity, nr_latency))
     refute(std::to_string(n) + " equal-weight tasks, nr_latency " + std::to_string(nr_latency) + ": " + summary(c, t),
            reproducer(c, t));
 }
 
-void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f) {
+void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f, bool mine_term) {
   const SliceTrace t = trace_slice(c, f);
   const uint64_t n = c.nr_running() + (c.on_rq ? 0 : 1), w = scale_load_down(c.levels[0].weight, c.r);
-  const unsigned __int128 x = static_cast<unsigned __int128>(n) * w * t.min_granularity;
-  const uint64_t allowance = static_cast<uint64_t>((x >> 32) + ((x & 0xffffffffu) != 0));  // ceil(x / 2^32)
-  if (t.slice + allowance < t.min_granularity)
-    refute(std::to_string(n) + " equal-weight tasks, allowance ceil(n * w * min_granularity / 2^32) = " +
-               std::to_string(allowance) + ": " + summary(c, t),
+  const uint64_t allowance = equal_weights_rounding_allowance(n, w, t.min_granularity, mine_term);
+  if (!equal_weights_rounding_holds(t.slice, n, w, t.min_granularity, mine_term))
+    refute(std::to_string(n) + " equal-weight tasks, allowance ceil(n * w * min_granularity / 2^32)" +
+               (mine_term ? " + ceil(2^15 / (n * w))" : "") + " = " + std::to_string(allowance) + ": " +
+               summary(c, t),
            reproducer(c, t));
 }
 

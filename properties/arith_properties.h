@@ -34,8 +34,9 @@ void check_slice_min_granularity(const SliceCase& c, SliceFeatures f);
 // flat-equal-weights-exact-set: sched_slice >= min_granularity iff n < nr_latency.
 void check_equal_weights_exact_set(const SliceCase& c, SliceFeatures f);
 // flat-equal-weights-rounding: sched_slice >= min_granularity -
-// ceil(n * w * min_granularity / 2^32), w = scale_load_down(task weight).
-void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f);
+// ceil(n * w * min_granularity / 2^32), w = scale_load_down(task weight);
+// mine_term: the -v3.10 row's statement, which allows ceil(2^15 / (n * w)) more.
+void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f, bool mine_term = false);
 
 // n nice-0 tasks queued alone on one cfs_rq (the root): their n equal slices
 // add up to the period less the rounding of n __calc_delta calls,

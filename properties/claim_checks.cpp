@@ -31,6 +31,20 @@ EngineResult slice_claim(const Claim& claim, const CheckConfig& config) {
   return run_testable([f, era] { check(*gen(era, false), f); }, config);
 }
 
+// The -v3.10 rows: the proofs engine's domain for them (generators.h,
+// gen_equal_weights_proof_case) in the era the claim pins (calc_delta_mine),
+// n up to 32 tasks (the proofs' ci bound; smoke proves up to 16).
+constexpr uint64_t kEqualWeightsMaxTasks = 32;
+void check_rounding(const SliceCase& c, SliceFeatures f) { check_equal_weights_rounding(c, f); }
+void check_rounding_v3_10(const SliceCase& c, SliceFeatures f) { check_equal_weights_rounding(c, f, true); }
+
+template <void (*check)(const SliceCase&, SliceFeatures)>
+EngineResult equal_weights_v3_10_claim(const Claim& claim, const CheckConfig& config) {
+  const SliceFeatures f = claim.features.slice();
+  const LoadResolution r = claim.features.load_resolution();
+  return run_testable([f, r] { check(*gen_equal_weights_proof_case(r, kEqualWeightsMaxTasks), f); }, config);
+}
+
 // calc-delta/loop-equals-fls: both __calc_delta forms agree wherever the
 // kernel's shift is defined.
 EngineResult loop_equals_fls(const Claim&, const CheckConfig& config) {
@@ -48,7 +62,10 @@ constexpr Check kChecks[] = {
     {"slice-min-granularity/flat-equal-weights-exact-set",
      slice_claim<gen_equal_weights_case, check_equal_weights_exact_set>},
     {"slice-min-granularity/flat-equal-weights-rounding",
-     slice_claim<gen_equal_weights_case, check_equal_weights_rounding>},
+     slice_claim<gen_equal_weights_case, check_rounding>},
+    {"slice-min-granularity/flat-equal-weights-exact-set-v3.10",
+     equal_weights_v3_10_claim<check_equal_weights_exact_set>},
+    {"slice-min-granularity/flat-equal-weights-rounding-v3.10", equal_weights_v3_10_claim<check_rounding_v3_10>},
     {"calc-delta/loop-equals-fls", loop_equals_fls},
 };
 }  // namespace

@@ -221,6 +221,18 @@ rc::Gen<SliceCase> gen_equal_weights_case(std::optional<LoadResolution> era, boo
   });
 }
 
+rc::Gen<SliceCase> gen_equal_weights_proof_case(LoadResolution r, uint64_t max_n) {
+  return rc::gen::exec([r, max_n] {
+    SliceCase c;
+    c.tunables = {4, Tunables{}.for_cpus(4), false};
+    c.r = r;
+    c.on_rq = pick(2) == 0;
+    const uint64_t w = scale_load<uint64_t>(nice_to_weight(*gen_nice()), r);
+    c.levels = {{w, std::vector<Sibling>(*gen_uniform(1, max_n) - 1, Sibling{w, 1})}};
+    return c;
+  });
+}
+
 void show_siblings(const std::vector<Sibling>& others, std::ostream& os) {
   for (std::size_t i = 0; i < others.size();) {
     std::size_t run = 1;

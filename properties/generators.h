@@ -108,6 +108,12 @@ rc::Gen<SliceCase> gen_slice_case(std::optional<LoadResolution> era = std::nullo
 // The same, with 0..1023 other tasks of the task's weight on its own cfs_rq
 // (n equal-weight tasks, n = nr_running + !on_rq).
 rc::Gen<SliceCase> gen_equal_weights_case(std::optional<LoadResolution> era = std::nullopt, bool sysctl_writes = true);
+// The proofs engine's domain for the flat-equal-weights claims
+// (proofs/prove.cpp): depth 1, seed 003's 4-CPU boot tunables (latency
+// 18 ms, min_granularity 2.25 ms, nr_latency 8), the era r, a task of any
+// nice level, on_rq either way, n = 1..max_n tasks of its weight on its
+// cfs_rq (n = nr_running + !on_rq).
+rc::Gen<SliceCase> gen_equal_weights_proof_case(LoadResolution r, uint64_t max_n);
 void showValue(const SliceCase& c, std::ostream& os);
 // "weight" per sibling, "weightxTASKS" for a group, runs as "w (N times)".
 void show_siblings(const std::vector<Sibling>& others, std::ostream& os);

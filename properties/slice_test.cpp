@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "model/equal_weights.h"
+#include "model/tunables.h"
 #include "model/weights.h"
 #include "properties/arith_properties.h"
 #include "properties/claim_checks.h"
@@ -99,6 +101,48 @@ TEST(FlatEqualWeights, BothClaimsAreRefutedUnderV310CalcDeltaMineArithmetic) {
     EXPECT_EQ(r.verdict, Verdict::refuted) << id << ": " << r.detail;
     EXPECT_NE(r.reproducer.find("calc_delta_mine"), std::string::npos) << r.reproducer;
   }
+}
+
+TEST(FlatEqualWeights, TheV310RowsGetTheirExpectedVerdictsInTheProofsDomainForEverySeed) {
+  // check_claim generates the v3.10 rows in the proofs' domain (4 CPUs, at
+  // most 32 tasks, calc_delta_mine): RapidCheck finds the exact set's
+  // counterexample (n >= nr_latency yet slice == min_granularity) every time.
+  const Claim* exact = claim_by_id("slice-min-granularity/flat-equal-weights-exact-set-v3.10");
+  const Claim* rounding = claim_by_id("slice-min-granularity/flat-equal-weights-rounding-v3.10");
+  ASSERT_NE(exact, nullptr);
+  ASSERT_NE(rounding, nullptr);
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const EngineResult r = check_claim(*exact, smoke_config(seed));
+    EXPECT_EQ(r.verdict, Verdict::refuted) << seed << ": " << r.detail;
+    EXPECT_NE(r.detail.find("nr_latency 8"), std::string::npos) << r.detail;
+    EXPECT_NE(r.reproducer.find("calc_delta_mine"), std::string::npos) << r.reproducer;
+    EXPECT_EQ(check_claim(*rounding, smoke_config(seed)).verdict, Verdict::passed) << seed;
+  }
+}
+
+TEST(FlatEqualWeights, TheV310RowsOverTheWholeProofsDomain) {
+  // Every point of the domain (40 nice levels x on_rq x n = 1..32): the
+  // rounding row holds, the exact set fails only where n >= nr_latency and
+  // calc_delta_mine rounds the slice up to min_granularity or past it.
+  std::size_t exact_violations = 0;
+  for (int nice = kNiceMin; nice <= kNiceMax; ++nice)
+    for (bool on_rq : {false, true})
+      for (uint64_t n = 1; n <= 32; ++n) {
+        SliceCase c;
+        c.tunables = {4, Tunables{}.for_cpus(4), false};
+        c.r = kLoadResolutionV3_10;
+        c.on_rq = on_rq;
+        const uint64_t w = nice_to_weight(nice);
+        c.levels = {{w, std::vector<Sibling>(n - 1, Sibling{w, 1})}};
+        const uint64_t slice = trace_slice(c, kFlat).slice;
+        ASSERT_TRUE(equal_weights_rounding_holds(slice, n, w, 2'250'000, true)) << nice << " " << on_rq << " " << n;
+        if (!equal_weights_exact_set_holds(slice, n, 2'250'000, 8)) {
+          ++exact_violations;
+          EXPECT_GE(n, 8u);  // slice >= min_granularity where the period is n * min_granularity
+          EXPECT_GE(slice, 2'250'000u);
+        }
+      }
+  EXPECT_GT(exact_violations, 0u);
 }
 
 TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnRandomHierarchies) {
