@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "model/deterministic_random.h"
 #include "model/calc_delta.h"
 #include "model/slice.h"
 #include "model/tunables.h"
@@ -27,30 +28,23 @@ struct Input {
   uint64_t nr_running, rq_h_nr_running;
 };
 
-// splitmix64: a fixed seed, the same inputs every run.
-uint64_t next(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
 
 const std::vector<Input>& inputs() {
   static const std::vector<Input> in = [] {
     std::vector<Input> v(kInputs);
-    uint64_t s = 1;
-    auto nice_weight = [&] { return scale_load(uint64_t{nice_to_weight(int(next(s) % 40) + kNiceMin)}, kRes); };
+    DeterministicRandom rng(1);
+    auto nice_weight = [&] { return scale_load(uint64_t{nice_to_weight(int(rng.next() % 40) + kNiceMin)}, kRes); };
     for (Input& x : v) {
-      const int nice = int(next(s) % 40) + kNiceMin;
-      x.delta = 1 + next(s) % 50'000'000;
+      const int nice = int(rng.next() % 40) + kNiceMin;
+      x.delta = 1 + rng.next() % 50'000'000;
       x.weight = nice_weight();
       x.se_load = {scale_load(uint64_t{nice_to_weight(nice)}, kRes), nice_to_wmult(nice)};
-      x.rq_load = {x.weight + (1 + next(s) % 64) * nice_weight(), 0};
-      x.nr_running = 1 + next(s) % 32;
-      x.rq_h_nr_running = x.nr_running + next(s) % 96;
+      x.rq_load = {x.weight + (1 + rng.next() % 64) * nice_weight(), 0};
+      x.nr_running = 1 + rng.next() % 32;
+      x.rq_h_nr_running = x.nr_running + rng.next() % 96;
       for (std::size_t l = 0; l < x.chain.size(); ++l) {
-        const uint64_t w = l == 0 ? nice_weight() : scale_load(2 + next(s) % 10240, kRes);  // task, or group shares
-        x.chain[l] = {w, w * (1 + next(s) % 8) + (l == 0 ? 0 : nice_weight()), l == 0 ? next(s) % 2 : 1};
+        const uint64_t w = l == 0 ? nice_weight() : scale_load(2 + rng.next() % 10240, kRes);  // task, or group shares
+        x.chain[l] = {w, w * (1 + rng.next() % 8) + (l == 0 ? 0 : nice_weight()), l == 0 ? rng.next() % 2 : 1};
       }
     }
     return v;

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/deterministic_random.h"
 #include "model/ops_decoder.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
@@ -22,18 +23,12 @@ namespace {
 
 constexpr Nanos kSecond = 1'000'000'000;
 
-// A seeded stream of bounded integers (splitmix64) for the op decoder.
-struct SplitMixReader {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  }
-  uint64_t range(uint64_t lo, uint64_t hi) { return hi - lo == UINT64_MAX ? next() : lo + next() % (hi - lo + 1); }
+// The op decoder's reader, fed from the suite's PRNG: it never runs out.
+struct RandomReader : DeterministicRandom {
+  using DeterministicRandom::DeterministicRandom;
   bool exhausted() const { return false; }
 };
+
 
 SimOptions options(bool check) { return SimOptions{.check_invariants = check, .record_trace = false}; }
 
@@ -77,7 +72,7 @@ Scenario machine_64cpu_1000_tasks() {
   Scenario s;
   s.kernel = "v5.15";
   s.topology = {2, 16, 2};
-  SplitMixReader r{2025};
+  RandomReader r{2025};
   for (int i = 0; i < 1000; ++i) {
     TaskSpec t;
     t.name = "t" + std::to_string(i);
@@ -100,7 +95,7 @@ BENCHMARK(BM_Sim64Cpu1000Tasks)->ArgName("check")->Arg(0)->Arg(1)->UseRealTime()
 // and 16 groups; arg: check.
 void BM_SimApplyRandomOps(benchmark::State& state) {
   static const Scenario sc = [] {
-    SplitMixReader r{7};
+    RandomReader r{7};
     DecodeOptions o;
     o.max_tasks = 64;
     o.max_groups = 16;
@@ -128,7 +123,7 @@ BENCHMARK(BM_SimApplyRandomOps)->ArgName("check")->Arg(0)->Arg(1)->Unit(benchmar
 // One fuzz_ops execution without libFuzzer or sanitizers: decode a random
 // input (up to 64 ops) and Sim::run it with the checker; executions/s.
 void BM_SimFuzzOpsExecution(benchmark::State& state) {
-  SplitMixReader r{11};
+  RandomReader r{11};
   for (auto _ : state) {
     const Scenario sc = decode_ops_scenario(r);
     Sim sim(sc, options(true));

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "model/deterministic_random.h"
 #include "model/weights.h"
 #include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
@@ -61,17 +62,6 @@ uint64_t concrete_slice(const SliceInputs<uint64_t>& in, SliceFeatures f, LoadRe
                                default_slice_setup().tunables, f, r);
 }
 
-// splitmix64: a deterministic input stream, the same on every library.
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t n) { return next() % n; }
-};
 
 TEST(SliceClaims, HierarchicalIsRefutedByUpperLevelsCuttingATaskBelowMinGranularity) {
   const ProofResult r = prove_smoke("slice-min-granularity/hierarchical");
@@ -257,7 +247,7 @@ TEST(Counterexamples, ACrossCheckMismatchBetweenZ3AndTheUint64ModelIsReportedAsA
 TEST(Sym, ComputesWhatUint64ComputesForCalcDeltaAndCalcDeltaLoop) {
   z3::context c;
   ContextScope scope(c);
-  SplitMix rng{1};
+  DeterministicRandom rng{1};
   for (int i = 0; i < 300; ++i) {
     const LoadResolution r = i % 2 ? kLoadResolutionV5 : kLoadResolutionV3;
     // In the kernel's domain: scale_load_down(weight) < 2^32, so shift >= 0.
@@ -277,7 +267,7 @@ TEST(Sym, ComputesWhatUint64ComputesForCalcDeltaAndCalcDeltaLoop) {
 TEST(Sym, ComputesWhatUint64ComputesForEverySchedSliceVariant) {
   z3::context c;
   ContextScope scope(c);
-  SplitMix rng{2};
+  DeterministicRandom rng{2};
   const SliceSetup setup = default_slice_setup();
   const SliceTunables<Sym> st{Sym(setup.tunables.latency), Sym(setup.tunables.min_granularity),
                               Sym(setup.tunables.nr_latency)};
