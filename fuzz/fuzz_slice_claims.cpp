@@ -245,14 +245,6 @@ struct EqualCase {
   SliceTunables<uint64_t> tunables{};
 };
 
-// The claim's era arithmetic if its features name one, else v5.15's (as the
-// proofs engine: the v3.10 rows pin calc_delta_mine).
-LoadResolution equal_weights_resolution(const Claim& claim) {
-  const FeatureSet& f = claim.features;
-  const bool era = f[Feature::hi_res_load] || f[Feature::scale_load_down_min_2] || f[Feature::calc_delta_mine];
-  return era ? f.load_resolution() : kLoadResolutionV5;
-}
-
 EqualCase decode_equal(ByteReader& in) {
   EqualCase c;
   const Tunables t = Tunables{}.for_cpus(4);
@@ -345,7 +337,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       continue;
     }
     if (kind != SliceClaimCheck::at_least_min_gran) {
-      check_equal(*claim, kind, decode_equal(in), equal_weights_resolution(*claim));
+      check_equal(*claim, kind, decode_equal(in), claim_resolution(*claim));
       continue;
     }
     const Case c = decode(in, r);

@@ -40,6 +40,14 @@ const std::array<Claim, 8> kClaims = {{
 
 std::span<const Claim> all_claims() { return kClaims; }
 
+std::optional<LoadResolution> pinned_resolution(const Claim& claim) {
+  const FeatureSet& f = claim.features;
+  if (!f[F::hi_res_load] && !f[F::scale_load_down_min_2] && !f[F::calc_delta_mine]) return std::nullopt;
+  return f.load_resolution();
+}
+
+LoadResolution claim_resolution(const Claim& claim) { return pinned_resolution(claim).value_or(kLoadResolutionV5); }
+
 const Claim* claim_by_id(std::string_view id) {
   for (const Claim& c : kClaims)
     if (c.id == id) return &c;

@@ -3,6 +3,7 @@
 // implements check_claim() for the claims it supports; `cfsv verify` joins them.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +24,13 @@ struct Claim {
 };
 
 std::span<const Claim> all_claims();
+
+// The arithmetic era a claim pins through its features (hi_res_load,
+// scale_load_down_min_2, calc_delta_mine), if it names one.
+std::optional<LoadResolution> pinned_resolution(const Claim& claim);
+// The era every engine checks a claim in when one era is wanted: the pinned
+// one, else v5.15's.
+LoadResolution claim_resolution(const Claim& claim);
 const Claim* claim_by_id(std::string_view id);
 std::string_view to_string(Expect e);
 

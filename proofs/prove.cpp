@@ -43,13 +43,6 @@ std::string conjecture_text(SliceConjecture kind, LoadResolution r) {
   return "sched_slice >= min_granularity";
 }
 
-// The claim's era arithmetic if its features name one, else v5.15's.
-LoadResolution resolution_of(const Claim& c) {
-  const FeatureSet& f = c.features;
-  const bool era = f[Feature::hi_res_load] || f[Feature::scale_load_down_min_2] || f[Feature::calc_delta_mine];
-  return era ? f.load_resolution() : kLoadResolutionV5;
-}
-
 // Equal-weight queries are nonlinear in n (period n * min_gran times a fact
 // ~ 2^32 / n): their solve time grows with n's range, so the budget sets it,
 // and the long budget splits them by nice level (docs/proofs.md: times).
@@ -65,7 +58,7 @@ uint64_t equal_weights_max_nr(Budget b) {
 ProofResult slice_claim(const Claim& claim, const CheckConfig& config, SliceConjecture kind, SliceDomain domain,
                         Preference prefer) {
   SliceSetup setup = default_slice_setup();
-  setup.resolution = resolution_of(claim);
+  setup.resolution = claim_resolution(claim);
   SliceProofSpec spec;
   spec.kind = kind;
   spec.domain = domain;

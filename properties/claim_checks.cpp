@@ -10,15 +10,6 @@
 namespace cfsv::properties {
 
 namespace {
-// The era a claim pins through its arithmetic features, or none: then the
-// v3.13+ and v5 __calc_delta eras are both generated.
-std::optional<LoadResolution> pinned_era(const Claim& claim) {
-  const FeatureSet& f = claim.features;
-  if (!f[Feature::hi_res_load] && !f[Feature::scale_load_down_min_2] && !f[Feature::calc_delta_mine])
-    return std::nullopt;
-  return f.load_resolution();
-}
-
 // The slice claims run on hierarchies of a machine with 1..64 CPUs and its
 // boot tunables (latency = nr_latency * min_granularity), under the claim's
 // own slice features. A sysctl write can break that relation and refute the
@@ -27,7 +18,8 @@ using SliceCaseGen = rc::Gen<SliceCase> (*)(std::optional<LoadResolution> era, b
 template <SliceCaseGen gen, void (*check)(const SliceCase&, SliceFeatures)>
 EngineResult slice_claim(const Claim& claim, const CheckConfig& config) {
   const SliceFeatures f = claim.features.slice();
-  const std::optional<LoadResolution> era = pinned_era(claim);
+  // No pinned era: the v3.13+ and v5 __calc_delta eras are both generated.
+  const std::optional<LoadResolution> era = pinned_resolution(claim);
   return run_testable([f, era] { check(*gen(era, false), f); }, config);
 }
 
