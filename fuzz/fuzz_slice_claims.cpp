@@ -15,7 +15,8 @@
 //
 // CFSV_CLAIM=<claim id> checks that claim; unset, every claim expected to
 // hold (so a campaign hunts real bugs). fuzz/slice_claims.h lists them. The claim's feature
-// set picks the sched_slice variant and the load resolution.
+// set picks the sched_slice variant; its load resolution is claim_resolution()
+// (the era the claim pins, else v5.15's), the same one the proofs check.
 //
 // Hierarchy input: the machine's tunables (CPU count, scaling, optional sysctl writes),
 // depth 1..3, then per level the entity (a task's nice level at level 0, a
@@ -329,7 +330,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   select_claims();
   for (const Claim* claim : selected_claims()) {
-    const LoadResolution r = claim->features.load_resolution();
+    const LoadResolution r = claim_resolution(*claim);  // the era the proofs check too
     ByteReader in(data, size);
     const SliceClaimCheck kind = *cfsv::fuzz::fuzz_slice_claim_check(claim->id);
     if (kind == SliceClaimCheck::loop_equals_fls) {
@@ -337,7 +338,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       continue;
     }
     if (kind != SliceClaimCheck::at_least_min_gran) {
-      check_equal(*claim, kind, decode_equal(in), claim_resolution(*claim));
+      check_equal(*claim, kind, decode_equal(in), r);
       continue;
     }
     const Case c = decode(in, r);
