@@ -24,6 +24,19 @@ template <class F> Form run_form(F form) {
   return {result, trace.u32_calls()[0], trace.calls()[0]};
 }
 
+// Both __calc_delta forms over the same fully symbolic inputs (the context must be current).
+struct BothForms {
+  Sym delta, weight;
+  LoadWeight<Sym> lw;
+  Form loop, fls;
+};
+BothForms both_forms(LoadResolution r) {
+  const Sym delta = Sym::var("delta"), weight = Sym::var("weight");
+  const LoadWeight<Sym> lw{Sym::var("lw.weight"), Sym::var("lw.inv_weight")};
+  return {delta, weight, lw, run_form([&] { return calc_delta_loop(delta, weight, lw, r); }),
+          run_form([&] { return calc_delta(delta, weight, lw, r); })};
+}
+
 z3::expr substitute(const z3::expr& e, const z3::expr& from, const z3::expr& to) {
   z3::expr_vector f(e.ctx()), t(e.ctx());
   f.push_back(from);
@@ -44,10 +57,7 @@ z3::expr substitute(const z3::expr& e, const z3::expr& from, const z3::expr& to)
 ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms) {
   z3::context c;
   ContextScope scope(c);
-  const Sym delta = Sym::var("delta"), weight = Sym::var("weight");
-  const LoadWeight<Sym> lw{Sym::var("lw.weight"), Sym::var("lw.inv_weight")};
-  const Form loop = run_form([&] { return calc_delta_loop(delta, weight, lw, r); });
-  const Form fls = run_form([&] { return calc_delta(delta, weight, lw, r); });
+  const auto [delta, weight, lw, loop, fls] = both_forms(r);
   const std::string res_label = "load shift " + std::to_string(r.shift);
 
   ProofResult res;
@@ -100,10 +110,8 @@ ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms) {
 ProofResult prove_fact_fits_u32(LoadResolution r, uint32_t timeout_ms) {
   z3::context c;
   ContextScope scope(c);
-  const Sym delta = Sym::var("delta"), weight = Sym::var("weight");
-  const LoadWeight<Sym> lw{Sym::var("lw.weight"), Sym::var("lw.inv_weight")};
-  const Form loop = run_form([&] { return calc_delta_loop(delta, weight, lw, r); });
-  const Form fls = run_form([&] { return calc_delta(delta, weight, lw, r); });
+  const BothForms forms = both_forms(r);
+  const Form &loop = forms.loop, &fls = forms.fls;
   const z3::expr product = c.bv_const("product", Sym::kBits);
   const z3::expr u32_max = c.bv_val(0xffffffffu, Sym::kBits);
   const z3::expr fits = z3::ule(substitute(loop.u64.mul, loop.u32.result, product), u32_max) &&

@@ -139,8 +139,7 @@ TEST(SliceClaims, NineNice0TasksAreACounterexampleOfTheFlatClaimAt2249996Ns) {
   z3::context c;
   ContextScope scope(c);
   const SliceSpace s = make_slice_space(c, 1, setup);
-  const SliceTunables<Sym> t{Sym(setup.tunables.latency), Sym(setup.tunables.min_granularity),
-                             Sym(setup.tunables.nr_latency)};
+  const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
   const Sym slice = model_slice({.flat_slice = true}).sym(s.in, t, setup.resolution);
   const z3::expr nine_nice0 = (s.in.nice_index == Sym(20) && s.in.nr_running == Sym(9) &&
                                s.in.chain[0].on_rq == Sym(1)).expr() && s.equal_on_task_rq;
@@ -154,8 +153,7 @@ TEST(SliceClaims, SeedThreesFourGroupsOfTwentyLieInTheDomainAndGiveAQuarterOfMin
   z3::context c;
   ContextScope scope(c);
   const SliceSpace s = make_slice_space(c, 2, setup);
-  const SliceTunables<Sym> t{Sym(setup.tunables.latency), Sym(setup.tunables.min_granularity),
-                             Sym(setup.tunables.nr_latency)};
+  const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
   const Sym slice = model_slice({}).sym(s.in, t, setup.resolution);
   const z3::expr seed = (s.in.nice_index == Sym(20) && s.in.nr_running == Sym(20) && s.others[1] == Sym(3) &&
                          s.in.chain[1].weight == Sym(1024 << 10) && s.in.rq_h_nr_running == Sym(80))
@@ -269,8 +267,7 @@ TEST(Sym, ComputesWhatUint64ComputesForEverySchedSliceVariant) {
   ContextScope scope(c);
   DeterministicRandom rng{2};
   const SliceSetup setup = default_slice_setup();
-  const SliceTunables<Sym> st{Sym(setup.tunables.latency), Sym(setup.tunables.min_granularity),
-                              Sym(setup.tunables.nr_latency)};
+  const SliceTunables<Sym> st = tunables_as<Sym>(setup.tunables);
   const std::array<SliceFeatures, 3> variants = {
       {{}, {.flat_slice = true}, {.alt_period = true, .base_slice = true}}};
   for (int i = 0; i < 150; ++i) {

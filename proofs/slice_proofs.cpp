@@ -16,10 +16,6 @@ constexpr uint64_t kMinShares = 2;        // MIN_SHARES
 constexpr uint64_t kMaxShares = 1 << 18;  // MAX_SHARES
 constexpr uint64_t kWmultConstMine = uint64_t{1} << 32;  // calc_delta_mine's WMULT_CONST (64-bit, v3.2..v3.12)
 
-template <class V> SliceTunables<V> tunables_as(const SliceTunables<uint64_t>& t) {
-  return {V(t.latency), V(t.min_granularity), V(t.nr_latency)};
-}
-
 unsigned bits_for(uint64_t max_value) { return std::max(1u, static_cast<unsigned>(std::bit_width(max_value))); }
 
 std::string dec(uint64_t v) { return std::to_string(v); }

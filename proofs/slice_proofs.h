@@ -14,6 +14,11 @@
 
 namespace cfsv::proofs {
 
+// Concrete tunables as the value type V (uint64_t or Sym).
+template <class V> SliceTunables<V> tunables_as(const SliceTunables<uint64_t>& t) {
+  return {V(t.latency), V(t.min_granularity), V(t.nr_latency)};
+}
+
 // The inputs of one sched_slice call, in either value type.
 template <class V> struct SliceInputs {
   V nice_index;                      // the task's index into sched_prio_to_weight (nice + 20)
