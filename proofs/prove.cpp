@@ -1,7 +1,7 @@
 #include "proofs/prove.h"
 
 #include <array>
-#include <functional>
+#include <optional>
 
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/slice_proofs.h"
@@ -99,9 +99,17 @@ ProofResult loop_equals_fls(const CheckConfig& config) {
   return res;
 }
 
+// The Z3 query behind each claim: a slice query's conjecture, domain and
+// preferred counterexample shape, or (no conjecture) the __calc_delta query.
 struct Entry {
   std::string_view id;
-  std::function<ProofResult(const Claim&, const CheckConfig&)> run;
+  std::optional<SliceConjecture> conjecture;
+  SliceDomain domain = SliceDomain::any_weights;
+  Preference prefer = Preference::none;
+
+  ProofResult run(const Claim& c, const CheckConfig& k) const {
+    return conjecture ? slice_claim(c, k, *conjecture, domain, prefer) : loop_equals_fls(k);
+  }
 };
 
 const std::array<Entry, 8>& entries() {
@@ -109,35 +117,17 @@ const std::array<Entry, 8>& entries() {
   using D = SliceDomain;
   using P = Preference;
   static const std::array<Entry, 8> e = {{
-      {"slice-min-granularity/hierarchical",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::upper_levels_cut);
-       }},
-      {"slice-min-granularity/flat",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::equal_weights);
-       }},
-      {"slice-min-granularity/base_slice",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::at_least_min_gran, D::any_weights, P::none);
-       }},
-      {"slice-min-granularity/flat-equal-weights-exact-set",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none);
-       }},
-      {"slice-min-granularity/flat-equal-weights-rounding",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none);
-       }},
-      {"slice-min-granularity/flat-equal-weights-exact-set-v3.10",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::equal_weights_exact_set, D::equal_weights_on_task_rq, P::none);
-       }},
-      {"slice-min-granularity/flat-equal-weights-rounding-v3.10",
-       [](const Claim& c, const CheckConfig& k) {
-         return slice_claim(c, k, C::equal_weights_rounding_bound, D::equal_weights_on_task_rq, P::none);
-       }},
-      {"calc-delta/loop-equals-fls", [](const Claim&, const CheckConfig& k) { return loop_equals_fls(k); }},
+      {"slice-min-granularity/hierarchical", C::at_least_min_gran, D::any_weights, P::upper_levels_cut},
+      {"slice-min-granularity/flat", C::at_least_min_gran, D::any_weights, P::equal_weights},
+      {"slice-min-granularity/base_slice", C::at_least_min_gran, D::any_weights, P::none},
+      {"slice-min-granularity/flat-equal-weights-exact-set", C::equal_weights_exact_set, D::equal_weights_on_task_rq},
+      {"slice-min-granularity/flat-equal-weights-rounding", C::equal_weights_rounding_bound,
+       D::equal_weights_on_task_rq},
+      {"slice-min-granularity/flat-equal-weights-exact-set-v3.10", C::equal_weights_exact_set,
+       D::equal_weights_on_task_rq},
+      {"slice-min-granularity/flat-equal-weights-rounding-v3.10", C::equal_weights_rounding_bound,
+       D::equal_weights_on_task_rq},
+      {"calc-delta/loop-equals-fls", std::nullopt},
   }};
   return e;
 }
