@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "model/deterministic_random.h"
-#include "model/calc_delta.h"
-#include "model/slice.h"
+#include "model/arith/calc_delta.h"
+#include "model/arith/slice.h"
 #include "model/tunables.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 
 namespace cfsv {
 namespace {

@@ -19,9 +19,9 @@
 
 #include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
-#include "model/calc_delta.h"
-#include "model/slice.h"
-#include "model/weights.h"
+#include "model/arith/calc_delta.h"
+#include "model/arith/slice.h"
+#include "model/arith/weights.h"
 
 namespace {
 

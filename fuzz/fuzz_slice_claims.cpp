@@ -37,12 +37,12 @@
 #include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
 #include "fuzz/slice_claims.h"
-#include "model/calc_delta.h"
+#include "model/arith/calc_delta.h"
 #include "model/claims.h"
 #include "model/equal_weights.h"
-#include "model/slice.h"
+#include "model/arith/slice.h"
 #include "model/tunables.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 
 namespace {
 

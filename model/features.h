@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "calc_delta.h"
-#include "slice.h"
+#include "arith/calc_delta.h"
+#include "arith/slice.h"
 #include "tunables.h"
 
 namespace cfsv {

@@ -8,7 +8,7 @@
 #include <map>
 #include <type_traits>
 
-#include "weights.h"
+#include "arith/weights.h"
 
 namespace cfsv {
 

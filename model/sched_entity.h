@@ -5,8 +5,8 @@
 #include <memory_resource>
 #include <set>
 
-#include "calc_delta.h"
-#include "fair_math.h"
+#include "arith/calc_delta.h"
+#include "arith/fair_math.h"
 
 namespace cfsv {
 

@@ -4,10 +4,10 @@
 #include <array>
 #include <variant>
 
-#include "fair_math.h"
+#include "arith/fair_math.h"
 #include "invariants.h"
-#include "slice.h"
-#include "weights.h"
+#include "arith/slice.h"
+#include "arith/weights.h"
 
 namespace cfsv {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "model/calc_delta.h"
+#include "model/arith/calc_delta.h"
 #include "proofs/prove.h"
 
 namespace cfsv::proofs {

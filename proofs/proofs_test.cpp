@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/deterministic_random.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 #include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/claim_checks.h"

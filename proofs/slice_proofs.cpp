@@ -6,7 +6,7 @@
 #include <span>
 
 #include "model/tunables.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 
 namespace cfsv::proofs {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/slice.h"
+#include "model/arith/slice.h"
 #include "proofs/bridge.h"
 #include "proofs/prove.h"
 #include "proofs/symbolic.h"

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/fixed_point.h"
+#include "model/arith/fixed_point.h"
 
 namespace cfsv::proofs {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "model/weights.h"
+#include "model/arith/weights.h"
 #include "properties/arith_properties.h"
 #include "properties/calc_delta_bound.h"
 #include "properties/runner.h"

@@ -5,7 +5,7 @@
 #include <limits>
 #include <ostream>
 
-#include "model/weights.h"
+#include "model/arith/weights.h"
 
 namespace cfsv::properties {
 

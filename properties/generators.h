@@ -11,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "model/calc_delta.h"
-#include "model/slice.h"
+#include "model/arith/calc_delta.h"
+#include "model/arith/slice.h"
 #include "model/tunables.h"
 
 namespace cfsv::properties {

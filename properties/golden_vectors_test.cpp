@@ -5,11 +5,11 @@
 #include <array>
 #include <cmath>
 
-#include "model/calc_delta.h"
+#include "model/arith/calc_delta.h"
 #include "model/features.h"
-#include "model/slice.h"
+#include "model/arith/slice.h"
 #include "model/tunables.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 
 namespace cfsv {
 namespace {

@@ -7,11 +7,11 @@
 #include <set>
 #include <sstream>
 
-#include "model/fair_math.h"
+#include "model/arith/fair_math.h"
 #include "model/invariants.h"
 #include "model/sim.h"
 #include "model/trace.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 #include "properties/sim_test_util.h"
 
 namespace cfsv {

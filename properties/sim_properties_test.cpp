@@ -13,7 +13,7 @@
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/trace.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 #include "properties/sim_gen.h"
 
 namespace cfsv {

@@ -4,7 +4,7 @@
 
 #include "model/equal_weights.h"
 #include "model/tunables.h"
-#include "model/weights.h"
+#include "model/arith/weights.h"
 #include "properties/arith_properties.h"
 #include "properties/claim_checks.h"
 #include "properties/runner.h"
