@@ -3,6 +3,7 @@
 // the closed forms a reader can check with a calculator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -182,6 +183,43 @@ TEST(PeltV5_15, ABlockedEntitysUpdateIsTheUpdateOfOneNotOnTheRunqueue) {
   EXPECT_LT(a.load_avg, 1024u);
 }
 
+TEST(PeltV5_15, UtilAvgCanReach1025) {
+  // A task always running, updated once per period 44 units into it: each
+  // update adds c1 = floor(980 * 0xfa83b2da / 2^32) = floor(959.0006) = 959,
+  // c2 = 0, d3 = 44: 1003 units. util_sum (<< 10, decayed with 1/1024-unit
+  // floors) approaches 1003 * 1024 / (1 - 0xfa83b2da / 2^32) = 47931.5k,
+  // the divider is 46718 + 44: 47931.5k / 46762 = 1025.0. load_sum (whole
+  // units) stays at or below the divider, so load_avg stays at the weight.
+  pelt_v5_15::SchedAvg<uint64_t> sa;
+  uint64_t util_max = 0, runnable_max = 0, load_max = 0;
+  for (uint64_t t = 44 * 1024; t < 3000 * kPeriodNs; t += kPeriodNs) {
+    pelt_v5_15::update_load_avg_se<uint64_t>(t, sa, 1024 << 10, 1, 1, 1, kLoadResolutionV5);
+    util_max = std::max(util_max, sa.util_avg);
+    runnable_max = std::max(runnable_max, sa.runnable_avg);
+    load_max = std::max(load_max, sa.load_avg);
+  }
+  EXPECT_EQ(sa.period_contrib, 44u);
+  EXPECT_EQ(util_max, 1025u);
+  EXPECT_EQ(runnable_max, 1025u);
+  EXPECT_EQ(load_max, 1024u);
+  EXPECT_GT(sa.util_sum, pelt_v5_15::get_pelt_divider(sa) << 10);
+}
+
+TEST(PeltV5_15, AStaleAverageRisesAtTheFirstBoundaryAfterTheEntityWentIdle) {
+  // A nice -20 task queued for 25 units crosses no boundary: load_sum 25,
+  // load_avg still 0. The next update, idle, crosses one: load_sum =
+  // floor(25 y) = 24 and load_avg = 88761 * 24 / (46718 + 1023) = 44 > 0.
+  pelt_v5_15::SchedAvg<uint64_t> sa;
+  const uint64_t w = uint64_t{nice_to_weight(-20)} << 10;
+  EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(25 * 1024, sa, w, 1, 1, 0, kLoadResolutionV5), 0u);
+  EXPECT_EQ(sa.load_sum, 25u);
+  EXPECT_EQ(sa.load_avg, 0u);
+  EXPECT_EQ(pelt_v5_15::update_load_avg_blocked_se<uint64_t>(2047 * 1024, sa, w, kLoadResolutionV5), 1u);
+  EXPECT_EQ(sa.load_sum, 24u);
+  EXPECT_EQ(sa.period_contrib, 1023u);
+  EXPECT_EQ(sa.load_avg, 44u);
+}
+
 // Replays a schedule through v4.4's __update_load_avg for an entity (weight
 // on_rq * w) with the ideal signals.
 template <class Check>
@@ -332,6 +370,25 @@ TEST(PeltV3_10, AlwaysRunnableTaskContributesItsWeightLessItsRounding) {
     EXPECT_EQ(contrib, w - (w + p) / (p + 1)) << "nice " << nice;
     EXPECT_EQ(contrib, w <= p + 1 ? w - 1 : w - 2) << "nice " << nice;
   }
+}
+
+TEST(PeltV3_10, ANice20TasksContributionWrapsAfterA345PeriodWait) {
+  // Runnable from 0; an update at 1 ms (976 units, no boundary), then none
+  // for 48 + 390 * 1024 + 1000 units (waiting behind others): the span
+  // completes the period, __compute_runnable_contrib(390) gives LOAD_AVG_MAX
+  // and d3 = 1000, the old 1024 decays to 0 over 391 periods:
+  // runnable_avg_sum = runnable_avg_period = 48742. The kernel forms
+  // 48742 * 88761 = 4326388662 in a u32 ("avoid overflowing a 32-bit type"),
+  // which wraps to 31421366: the contribution is 31421366 / 48743 = 644
+  // instead of 88759.
+  pelt_v3_10::SchedAvg<uint64_t> sa;
+  const uint64_t w = nice_to_weight(-20);
+  pelt_v3_10::update_entity_runnable_avg<uint64_t>(kMs, sa, 1);
+  pelt_v3_10::update_entity_runnable_avg<uint64_t>(kMs + (48 + 390 * 1024 + 1000) * 1024, sa, 1);
+  EXPECT_EQ(sa.runnable_avg_sum, 48742u);
+  EXPECT_EQ(sa.runnable_avg_period, 48742u);
+  EXPECT_EQ(pelt_v3_10::task_entity_contrib<uint64_t>(sa, w, kLoadResolutionV3_10), 644u);
+  EXPECT_EQ(sa.runnable_avg_sum * w / (sa.runnable_avg_period + 1), 88759u);
 }
 
 TEST(PeltV3_10, QuarterDutyCycleTaskContributesAQuarterOfItsWeight) {
