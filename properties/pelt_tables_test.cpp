@@ -119,6 +119,27 @@ TEST(DecayLoad, HandWorkedValuesInEachEra) {
   EXPECT_EQ(pelt_v3_10::decay_load<uint64_t>(47742, 5), pelt_v4_4::decay_load<uint64_t>(47742, 5));
 }
 
+TEST(DecayLoad, IsValTimesYToTheNRoundedDownForEveryN) {
+  // val y^n, y = 2^(-1/32), from below: a table entry floor((2^32 - 1) y^i)
+  // is short of 2^32 y^i by less than (1 + y^-i) / 2^32 < 2^-30 (relative),
+  // and the shift and the product each round down by less than one unit.
+  // 0 from n = 2017 on.
+  for (uint64_t v : {uint64_t{1}, uint64_t{1023}, uint64_t{47742}, uint64_t{47742} << 10, (uint64_t{1} << 32) - 1,
+                     uint64_t{1} << 40, ~uint64_t{0} >> 3}) {
+    for (uint64_t n = 0; n <= 2100; ++n) {
+      const long double exact = n > 2016 ? 0 : v * std::exp2(-static_cast<long double>(n) / 32);
+      const long double low = exact * (1 - std::exp2(-30.0L)) - 2;
+      for (uint64_t got : {pelt_v5_15::decay_load<uint64_t>(v, n), pelt_v4_4::decay_load<uint64_t>(v, n)}) {
+        EXPECT_LE(got, exact) << v << " " << n;
+        EXPECT_GE(got, low) << v << " " << n;
+      }
+      if (v < (uint64_t{1} << 32)) {
+        EXPECT_EQ(pelt_v3_10::decay_load<uint64_t>(v, n), pelt_v4_4::decay_load<uint64_t>(v, n));
+      }
+    }
+  }
+}
+
 TEST(AccumulatePeltSegments, HandWorkedValues) {
   // One boundary, d1 = 1024: 1024 * y = 1002.06 -> 1002; c2 = 47742 - 46718 - 1024 = 0.
   EXPECT_EQ(pelt_v5_15::accumulate_pelt_segments<uint64_t>(1, 1024, 0), 1002u);
