@@ -11,12 +11,14 @@ cd "$(dirname "$0")/.."
 ci/setup.sh
 jobs=$(nproc)
 build() {  # build PRESET [CMAKE ARGS...]: configure, build and ctest one preset
-  local preset=$1
+  local preset=$1 t0=$SECONDS
   shift
   echo "== ci/test.sh: preset $preset"
   cmake --preset "$preset" "$@"
   cmake --build --preset "$preset" -j"$jobs"
+  local t1=$SECONDS
   ctest --preset "$preset" -j"$jobs"
+  echo "== ci/test.sh: preset $preset: build $((t1 - t0)) s, ctest $((SECONDS - t1)) s"
 }
 build default
 build clang -DCFSV_LIBFUZZER=OFF -DCFSV_OTHER_CFSV="$PWD/build/cli/cfsv"
