@@ -91,18 +91,17 @@ def action(step):
 
 def commands(script):
     """The commands of a run: script, as token lists (split at && || ; | and lines)."""
-    lex = shlex.shlex(script.replace("\\\n", " "), posix=True, punctuation_chars=";&|")
-    lex.whitespace = " \t\r"
-    lex.commenters = "#"
-    out, cur = [], []
-    for tok in lex:
-        if tok in ("\n", ";", "&&", "||", "|", "&"):
-            if cur:
-                out.append(cur)
-            cur = []
-        else:
-            cur.append(tok)
-    return out + ([cur] if cur else [])
+    out = []
+    for line in script.replace("\\\n", " ").splitlines():
+        cur = []
+        for tok in shlex.shlex(line, posix=True, punctuation_chars=";&|"):
+            if tok in (";", "&&", "||", "|", "&"):
+                out += [cur] if cur else []
+                cur = []
+            else:
+                cur.append(tok)
+        out += [cur] if cur else []
+    return out
 
 
 def cfsv_help(cfsv, sub):
@@ -308,6 +307,7 @@ MUTANTS = [
     ("ci.yml", "  pull_request:\n", "", "not triggered on pull_request"),
     ("ci.yml", "run: ci/test.sh", "run: make test", "runs `make`: only scripts"),
     ("ci.yml", "run: ci/test.sh", "run: ci/no_such_script.sh", "no_such_script.sh, which is not in the repository"),
+    ("ci.yml", "run: ci/test.sh", "run: |\n          ci/test.sh\n          make", "runs `make`: only scripts"),
     ("ci.yml", "run: ci/setup.sh", "run: ci/setup.sh && ci/no_such_script.sh", "which is not in the repository"),
     ("ci.yml", "run: ci/setup.sh", "run: ci/same_output.sh", "does not run ci/setup.sh before ci/test.sh"),
     ("ci.yml", "run: ci/setup.sh", "run: /bin/true", "only scripts of this repository"),
