@@ -57,7 +57,11 @@ z3::expr substitute(const z3::expr& e, const z3::expr& from, const z3::expr& to)
 ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms) {
   z3::context c;
   ContextScope scope(c);
-  const auto [delta, weight, lw, loop, fls] = both_forms(r);
+  // References, not structured bindings: lambdas below capture them (clang < 16).
+  const BothForms forms = both_forms(r);
+  const Sym &delta = forms.delta, &weight = forms.weight;
+  const LoadWeight<Sym>& lw = forms.lw;
+  const Form &loop = forms.loop, &fls = forms.fls;
   const std::string res_label = "load shift " + std::to_string(r.shift);
 
   ProofResult res;
