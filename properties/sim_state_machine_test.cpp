@@ -220,11 +220,11 @@ RC_GTEST_PROP(SimStateMachine, TheLoggedOpsReplayFromTheirScenarioText, ()) {
   again.run();
   RC_ASSERT(again.now() == d.sim.now());
   RC_ASSERT(again.tasks().size() == d.sim.tasks().size());
-  for (std::size_t i = 0; i < again.tasks().size(); ++i) {
+  for (const TaskId i : again.tasks().ids()) {
     RC_ASSERT(again.tasks()[i].state == d.sim.tasks()[i].state);
-    RC_ASSERT(again.cpu_time(int32_t(i)) == d.sim.cpu_time(int32_t(i)));
+    RC_ASSERT(again.cpu_time(i) == d.sim.cpu_time(i));
   }
-  for (unsigned c = 0; c < again.nr_cpus(); ++c) RC_ASSERT(again.busy_ns(int32_t(c)) == d.sim.busy_ns(int32_t(c)));
+  for (const CpuId c : again.rqs().ids()) RC_ASSERT(again.busy_ns(c) == d.sim.busy_ns(c));
   RC_ASSERT(again.counters().events == d.sim.counters().events);
 }
 
