@@ -108,7 +108,7 @@ struct Setting {
 };
 
 struct Scenario {
-  std::string kernel = "v5.15";  // profile name
+  std::string kernel{kDefaultProfile};  // profile name
   Topology topology;
   std::vector<Setting> settings;
   std::vector<std::pair<Feature, bool>> feature_overrides;

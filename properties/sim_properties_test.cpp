@@ -30,7 +30,7 @@ constexpr Nanos kFairRun = 10'000 * kMs;  // simulated time of a fairness case
 // (like seed 003), so the tunables still scale with the CPU count.
 Scenario gen_one_cpu_base() {
   Scenario s;
-  s.kernel = *simgen::gen_pick<std::string>({"v5.15", "v3.10", "v4.4"});
+  s.kernel = *simgen::gen_profile();
   s.topology = {1, static_cast<unsigned>(*gen_uniform(1, 4)), 1};
   s.settings = {{"hz", *simgen::gen_pick<uint64_t>({1000, 250, 100})}};
   s.duration = kFairRun;

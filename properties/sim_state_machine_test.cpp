@@ -26,7 +26,6 @@
 namespace cfsv {
 namespace {
 
-using simgen::OpKind;
 using simgen::SimNames;
 
 // A deliberate corruption of the model after an applied op (tests only; no
@@ -95,13 +94,13 @@ struct Driver {
   }
 };
 
-// One command per op kind. Its op is generated from the model when the
+// One command per kind of Op. Its op is generated from the model when the
 // command is made; shrinking keeps it only while the names it uses exist.
-template <OpKind K> struct OpCommand : rc::state::Command<SimNames, Driver> {
+template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
   Op op;
   explicit OpCommand(const SimNames& m) {
-    RC_PRE(simgen::can_form(K, m));
-    op = *simgen::gen_op_of(K, m);
+    RC_PRE(simgen::can_form(O{}, m));
+    op = *simgen::gen_op_of(O{}, m);
   }
   void checkPreconditions(const SimNames& m) const override { RC_PRE(m.can_apply(op)); }
   void apply(SimNames& m) const override { m.note(op); }
@@ -119,20 +118,18 @@ template <OpKind K> struct OpCommand : rc::state::Command<SimNames, Driver> {
   void show(std::ostream& os) const override { os << op_line(op); }
 };
 
+// A command of every kind of Op (advances and wakes twice as often).
+template <class... O> auto op_commands(std::variant<O...>*) {
+  return rc::state::gen::execOneOfWithArgs<OpCommand<O>..., OpCommand<op::Advance>, OpCommand<op::Wake>>();
+}
+
 void run_state_machine(const FaultHook& fault, const std::string& repro_name) {
   const Scenario initial = *simgen::gen_sim_scenario();
   Driver d(initial, fault, repro_name);
   d.require_ok();  // the time-0 spawns are checked too
   // rc::state::check, with 4x the default number of commands per case.
   const SimNames model = SimNames::of(initial);
-  const auto commands = *rc::gen::scale(
-      4.0, rc::state::gen::commands(
-               model, rc::state::gen::execOneOfWithArgs<
-                          OpCommand<OpKind::spawn>, OpCommand<OpKind::exit>, OpCommand<OpKind::sleep>,
-                          OpCommand<OpKind::wake>, OpCommand<OpKind::set_nice>, OpCommand<OpKind::set_affinity>,
-                          OpCommand<OpKind::create_group>, OpCommand<OpKind::set_shares>,
-                          OpCommand<OpKind::move_task>, OpCommand<OpKind::advance>, OpCommand<OpKind::advance>,
-                          OpCommand<OpKind::wake>>()));
+  const auto commands = *rc::gen::scale(4.0, rc::state::gen::commands(model, op_commands(static_cast<Op*>(nullptr))));
   rc::state::runAll(commands, model, d);
   // Let the last ops play out (timers, bursts, ticks), still checked.
   d.sim.run_until(d.sim.now() + 20 * simgen::kMs);
