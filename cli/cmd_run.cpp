@@ -37,7 +37,7 @@ void print_json(const Sim& sim, std::ostream& out) {
   const Nanos now = sim.now();
   j.begin_object();
   j.field("kernel", sim.scenario().kernel).field("cpus", sim.nr_cpus()).field("duration_ns", now);
-  j.field("seed", sim.scenario().seed).field("features", sim.features().to_string());
+  j.field("features", sim.features().to_string());
   j.key("tasks").begin_array();
   for (const TaskId i : sim.tasks().ids()) {
     const Task& t = sim.tasks()[i];
@@ -77,7 +77,7 @@ void print_json(const Sim& sim, std::ostream& out) {
 void print_table(const Sim& sim, const std::string& file, uint64_t check_every, std::ostream& out) {
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
-      << format_duration(now) << " simulated, seed " << sim.scenario().seed << "\n";
+      << format_duration(now) << " simulated\n";
   const std::string f = sim.features().to_string();
   out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
   Table t({"task", "cpu", "group", "nice", "state", "cpu time", "share", "switches", "migrations", "wait"});
@@ -127,17 +127,16 @@ int cmd_run(int argc, char** argv) {
   bool json = false, perf = false;
   std::string perfetto;
   std::vector<std::string> files;
-  std::optional<uint64_t> seed;
   uint64_t check_every = 1;
   std::vector<std::pair<Feature, bool>> features;
   ArgParser p("run", "Simulates a scenario file (docs/scenario-format.md) with the CFS model and prints, per\n"
                      "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
                      "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
-                     "invariant held after every op and event. Exit 1 if an invariant was violated.");
+                     "invariant held after every op and event (or every Nth: --check-every). Exit 1 if\n"
+                     "an invariant was violated.");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
-  p.option("seed", &seed, "N", "the run's seed (default: the scenario's `seed`, else 0)");
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
   p.option(
@@ -162,10 +161,8 @@ int cmd_run(int argc, char** argv) {
     return 2;
   }
   Scenario sc = std::get<Scenario>(std::move(r));
-  if (seed) sc.seed = *seed;
   sc.feature_overrides.insert(sc.feature_overrides.end(), features.begin(), features.end());
   SimOptions opt;
-  opt.seed = sc.seed;
   opt.check_every = check_every;
   Sim sim(sc, opt);
   sim.run();

@@ -27,7 +27,6 @@ struct SimOptions {
   // its last step was not checked.
   uint64_t check_every = 1;
   bool record_trace = true;
-  uint64_t seed = 0;  // reserved: the model makes no random choices yet
   std::size_t max_violations = 100;
 };
 
