@@ -107,17 +107,15 @@ void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
   if (!queued(t.state)) return;
   const SchedEntity& e = s.se[t.se];
   const unsigned places = x.c.nodes[t.se] + (x.c.own_curr[t.se] && e.on_rq ? 1 : 0);
-  EntityId idle_parent;
-  for (EntityId p = e.parent; p && !idle_parent; p = s.se[p].parent)
-    if (!s.se[p].on_rq) idle_parent = p;
-  std::string why;
-  if (!e.on_rq) why = "is not queued";
-  else if (places != 1) why = fmt("is queued %u times", places);
-  else if (!s.rq.contains(t.cpu) || e.cfs_rq != s.tg[t.group].cfs_rq[t.cpu]) why = "is queued on the wrong cfs_rq";
-  else if (t.allowed.any() && !t.allowed.test(t.cpu.index())) why = fmt("runs on cpu%d outside its affinity", t.cpu.v);
-  else if (idle_parent) why = x.entity(idle_parent) + " above it is not queued";
-  else return;
-  x.fail.push_back(fmt("%s task %s %s", state_name(t.state).c_str(), t.name.c_str(), why.c_str()));
+  const auto fail = [&](const std::string& why) {
+    x.fail.push_back(fmt("%s task %s %s", state_name(t.state).c_str(), t.name.c_str(), why.c_str()));
+  };
+  if (!e.on_rq) return fail("is not queued");
+  if (places != 1) return fail(fmt("is queued %u times", places));
+  if (!s.rq.contains(t.cpu) || e.cfs_rq != s.tg[t.group].cfs_rq[t.cpu]) return fail("is queued on the wrong cfs_rq");
+  if (!t.allowed.test(t.cpu.index()) && t.allowed.any()) return fail(fmt("runs on cpu%d outside its affinity", t.cpu.v));
+  for (EntityId p = e.parent; p; p = s.se[p].parent)
+    if (!s.se[p].on_rq) return fail(x.entity(p) + " above it is not queued");
 }
 
 void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
@@ -139,15 +137,15 @@ void curr_chain(Ctx& x, const Rq& r) {
     return;
   }
   const Task& t = s.tasks[r.curr];
-  EntityId broken;  // the first level whose cfs_rq's curr is not the task's entity
-  for (EntityId e = t.se; e && !broken; e = s.se[e].parent)
-    if (s.cfs[s.se[e].cfs_rq].curr != e) broken = e;
-  std::string why;
-  if (t.state != TaskState::running) why = "its state is " + state_name(t.state);
-  else if (t.cpu != r.cpu) why = fmt("the task says cpu%d", t.cpu.v);
-  else if (broken) why = "cfs_rq " + x.cfs_rq(s.se[broken].cfs_rq) + " has curr " + x.entity(s.cfs[s.se[broken].cfs_rq].curr);
-  else return;
-  x.fail.push_back(fmt("cpu%d runs %s but %s", r.cpu.v, t.name.c_str(), why.c_str()));
+  const auto fail = [&](const std::string& why) {
+    x.fail.push_back(fmt("cpu%d runs %s but %s", r.cpu.v, t.name.c_str(), why.c_str()));
+  };
+  if (t.state != TaskState::running) return fail("its state is " + state_name(t.state));
+  if (t.cpu != r.cpu) return fail(fmt("the task says cpu%d", t.cpu.v));
+  for (EntityId e = t.se; e; e = s.se[e].parent) {
+    const CfsRqId q = s.se[e].cfs_rq;
+    if (s.cfs[q].curr != e) return fail("cfs_rq " + x.cfs_rq(q) + " has curr " + x.entity(s.cfs[q].curr));
+  }
 }
 
 void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
@@ -228,18 +226,18 @@ template <const Rows& rows, class Call> void for_rows(const Call& call) {
 
 // The facts every check may read, over the queued entities and the timelines.
 void take_census(const Sched& s, InvariantCensus& c) {
-  c.sum_load.assign(s.cfs.size(), 0);
-  c.nr.assign(s.cfs.size(), 0);
-  c.h_nr.assign(s.cfs.size(), 0);
-  c.nodes.assign(s.se.size(), 0);
-  c.own_curr.assign(s.se.size(), 0);
-
+  const std::size_t ncfs = s.cfs.size(), nse = s.se.size();
+  c.sum_load.assign(ncfs, 0);
+  c.nr.assign(ncfs, 0);
+  c.h_nr.assign(ncfs, 0);
+  c.nodes.assign(nse, 0);
+  c.own_curr.assign(nse, 0);
   c.lost.clear();
-  c.last_min_vruntime.resize(s.cfs.size(), kInitMinVruntime);
+  c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
   for (const EntityId i : s.se.ids()) {
     const SchedEntity& e = s.se[i];
     if (!e.on_rq) continue;
-    if (!s.cfs.contains(e.cfs_rq)) {
+    if (!e.cfs_rq || e.cfs_rq.index() >= ncfs) {
       c.lost.push_back(i);
       continue;
     }
@@ -250,8 +248,8 @@ void take_census(const Sched& s, InvariantCensus& c) {
   CfsRqId q(0);
   for (const CfsRq& cq : s.cfs) {
     for (const TimelineKey& k : cq.timeline)
-      if (s.se.contains(k.se)) ++c.nodes[k.se];
-    if (s.se.contains(cq.curr) && s.se[cq.curr].cfs_rq == q) c.own_curr[cq.curr] = 1;
+      if (k.se && k.se.index() < nse) ++c.nodes[k.se];
+    if (cq.curr && cq.curr.index() < nse && s.se[cq.curr].cfs_rq == q) c.own_curr[cq.curr] = 1;
     q = CfsRqId(q.v + 1);
   }
 }
