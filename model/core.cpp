@@ -315,6 +315,7 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
 // pick differs from what ran.
 void schedule(Sched& s, CpuId cpu) {
   Rq& r = s.rq[cpu];
+  s.nr_need_resched -= r.need_resched;
   r.need_resched = false;
   s.counters.schedules++;
   const TaskId prev = r.curr;

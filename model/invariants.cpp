@@ -22,11 +22,14 @@ std::string format_time(Nanos t) {
   return fmt("%" PRIu64 ".%06" PRIu64 "ms", t / 1000000, t % 1000000);
 }
 
-// What a check reads, and where it writes each violation's detail.
+// What a check reads, and where it writes each violation's detail (found
+// under the row that runs).
 struct Ctx {
   const Sched& s;
   const InvariantCensus& c;
-  std::vector<std::string>& fail;
+  std::vector<std::pair<std::size_t, std::string>>& found;
+  std::size_t row = 0;
+  void fail(std::string detail) { found.emplace_back(row, std::move(detail)); }
   std::string cfs_rq(CfsRqId q) const { return cfs_rq_name(s, q); }
   std::string entity(EntityId e) const { return entity_name(s, e); }
 };
@@ -37,51 +40,53 @@ std::string state_name(TaskState st) { return std::string(to_string(st)); }
 // The checks, each for one kind of object.
 
 void load_equals_sum(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (c.load_weight != x.c.sum_load[q])
-    x.fail.push_back(fmt("cfs_rq %s: load.weight %" PRIu64 " != sum of queued weights %" PRIu64, x.cfs_rq(q).c_str(),
-                         c.load_weight, x.c.sum_load[q]));
+  const uint64_t sum = x.c.queue[q].sum_load;
+  if (c.load_weight != sum)
+    x.fail(fmt("cfs_rq %s: load.weight %" PRIu64 " != sum of queued weights %" PRIu64, x.cfs_rq(q).c_str(),
+               c.load_weight, sum));
 }
 
 void no_lost_entities(Ctx& x) {
-  for (const EntityId e : x.c.lost) x.fail.push_back(fmt("%s is queued on no cfs_rq", x.entity(e).c_str()));
+  for (const EntityId e : x.c.lost) x.fail(fmt("%s is queued on no cfs_rq", x.entity(e).c_str()));
 }
 
 void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (c.nr_running != x.c.nr[q] || c.h_nr_running != x.c.h_nr[q])
-    x.fail.push_back(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
-                         x.cfs_rq(q).c_str(), c.nr_running, x.c.nr[q], c.h_nr_running, x.c.h_nr[q]));
+  const InvariantCensus::Queue& n = x.c.queue[q];
+  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr)
+    x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
+               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr));
 }
 
 // Compares with the census's last_min_vruntime, which the checker then updates.
 void min_vruntime_monotonic(Ctx& x, CfsRqId q, const CfsRq& c) {
   const uint64_t now = c.min_vruntime, before = x.c.last_min_vruntime[q];
   if (static_cast<int64_t>(now - before) < 0)
-    x.fail.push_back(
+    x.fail(
         fmt("cfs_rq %s: min_vruntime went from %" PRIu64 " back to %" PRIu64, x.cfs_rq(q).c_str(), before, now));
 }
 
 void curr_not_in_timeline(Ctx& x, CfsRqId q, const CfsRq& c) {
   const EntityId curr = c.curr;
   if (curr && x.s.se[curr].in_timeline)
-    x.fail.push_back(fmt("cfs_rq %s: curr %s is in the timeline", x.cfs_rq(q).c_str(), x.entity(curr).c_str()));
+    x.fail(fmt("cfs_rq %s: curr %s is in the timeline", x.cfs_rq(q).c_str(), x.entity(curr).c_str()));
 }
 
+// The timeline as the census copied it (one walk of the tree per check).
 void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
   const Sched& s = x.s;
   const TimelineKey* prev = nullptr;
-  std::size_t n = 0;
-  for (const TimelineKey& k : c.timeline) {
-    ++n;
+  const std::size_t n = x.c.timeline.size();
+  for (const TimelineKey& k : x.c.timeline) {
     if (!s.se.contains(k.se)) {
-      x.fail.push_back(fmt("cfs_rq %s: a node names entity %d", x.cfs_rq(q).c_str(), k.se.v));
+      x.fail(fmt("cfs_rq %s: a node names entity %d", x.cfs_rq(q).c_str(), k.se.v));
       continue;
     }
     const SchedEntity& e = s.se[k.se];
     if (prev && vruntime_before(k.vruntime, prev->vruntime))
-      x.fail.push_back(fmt("cfs_rq %s: %s (vruntime %" PRIu64 ") sorts after one with vruntime %" PRIu64,
+      x.fail(fmt("cfs_rq %s: %s (vruntime %" PRIu64 ") sorts after one with vruntime %" PRIu64,
                            x.cfs_rq(q).c_str(), x.entity(k.se).c_str(), k.vruntime, prev->vruntime));
     if (k.vruntime != e.vruntime || !e.on_rq || e.cfs_rq != q || !e.in_timeline)
-      x.fail.push_back(fmt("cfs_rq %s: node of %s has key %" PRIu64 " (entity vruntime %" PRIu64
+      x.fail(fmt("cfs_rq %s: node of %s has key %" PRIu64 " (entity vruntime %" PRIu64
                            ", on_rq %d, on cfs_rq %d)",
                            x.cfs_rq(q).c_str(), x.entity(k.se).c_str(), k.vruntime, e.vruntime, int(e.on_rq),
                            e.cfs_rq.v));
@@ -89,16 +94,16 @@ void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
   }
   const std::size_t expect = c.nr_running - ((c.curr && s.se[c.curr].on_rq) ? 1 : 0);
   if (n != expect)
-    x.fail.push_back(fmt("cfs_rq %s: %zu nodes for %zu queued entities besides curr", x.cfs_rq(q).c_str(), n, expect));
+    x.fail(fmt("cfs_rq %s: %zu nodes for %zu queued entities besides curr", x.cfs_rq(q).c_str(), n, expect));
   if (!c.timeline.empty() && c.first() != c.timeline.begin()->se)
-    x.fail.push_back(fmt("cfs_rq %s: cached leftmost is stale", x.cfs_rq(q).c_str()));
+    x.fail(fmt("cfs_rq %s: cached leftmost is stale", x.cfs_rq(q).c_str()));
 }
 
 void group_entity_queued_iff_busy(Ctx& x, CfsRqId q, const CfsRq& c) {
   if (!c.group_se) return;
   const bool on_rq = x.s.se[c.group_se].on_rq;
   if (on_rq != (c.nr_running > 0))
-    x.fail.push_back(fmt("cfs_rq %s: nr_running %u but its group entity is %squeued", x.cfs_rq(q).c_str(),
+    x.fail(fmt("cfs_rq %s: nr_running %u but its group entity is %squeued", x.cfs_rq(q).c_str(),
                          c.nr_running, on_rq ? "" : "not "));
 }
 
@@ -106,9 +111,10 @@ void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
   const Sched& s = x.s;
   if (!queued(t.state)) return;
   const SchedEntity& e = s.se[t.se];
-  const unsigned places = x.c.nodes[t.se] + (x.c.own_curr[t.se] && e.on_rq ? 1 : 0);
+  const InvariantCensus::Entity& f = x.c.entity[t.se];
+  const unsigned places = f.nodes + (f.own_curr && e.on_rq ? 1 : 0);
   const auto fail = [&](const std::string& why) {
-    x.fail.push_back(fmt("%s task %s %s", state_name(t.state).c_str(), t.name.c_str(), why.c_str()));
+    x.fail(fmt("%s task %s %s", state_name(t.state).c_str(), t.name.c_str(), why.c_str()));
   };
   if (!e.on_rq) return fail("is not queued");
   if (places != 1) return fail(fmt("is queued %u times", places));
@@ -121,10 +127,10 @@ void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
 void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
   if (queued(t.state)) return;
   const SchedEntity& e = x.s.se[t.se];
-  const bool is_curr = x.c.own_curr[t.se];
-  if (e.on_rq || x.c.nodes[t.se] || is_curr)
-    x.fail.push_back(fmt("%s task %s: on_rq %d, timeline nodes %u, curr %d", state_name(t.state).c_str(),
-                         t.name.c_str(), int(e.on_rq), x.c.nodes[t.se], int(is_curr)));
+  const InvariantCensus::Entity& f = x.c.entity[t.se];
+  if (e.on_rq || f.nodes || f.own_curr)
+    x.fail(fmt("%s task %s: on_rq %d, timeline nodes %u, curr %d", state_name(t.state).c_str(),
+                         t.name.c_str(), int(e.on_rq), f.nodes, int(f.own_curr)));
 }
 
 void curr_chain(Ctx& x, const Rq& r) {
@@ -132,13 +138,13 @@ void curr_chain(Ctx& x, const Rq& r) {
   const CfsRq& root = s.cfs[r.cfs];
   if (!r.curr) {
     if (root.nr_running != 0 || root.curr)
-      x.fail.push_back(fmt("cpu%d is idle with nr_running %u and root curr %s", r.cpu.v, root.nr_running,
+      x.fail(fmt("cpu%d is idle with nr_running %u and root curr %s", r.cpu.v, root.nr_running,
                            x.entity(root.curr).c_str()));
     return;
   }
   const Task& t = s.tasks[r.curr];
   const auto fail = [&](const std::string& why) {
-    x.fail.push_back(fmt("cpu%d runs %s but %s", r.cpu.v, t.name.c_str(), why.c_str()));
+    x.fail(fmt("cpu%d runs %s but %s", r.cpu.v, t.name.c_str(), why.c_str()));
   };
   if (t.state != TaskState::running) return fail("its state is " + state_name(t.state));
   if (t.cpu != r.cpu) return fail(fmt("the task says cpu%d", t.cpu.v));
@@ -150,7 +156,7 @@ void curr_chain(Ctx& x, const Rq& r) {
 
 void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
   if (t.state == TaskState::running && x.s.rq[t.cpu].curr != id)
-    x.fail.push_back(fmt("task %s is marked running but cpu%d runs something else", t.name.c_str(), t.cpu.v));
+    x.fail(fmt("task %s is marked running but cpu%d runs something else", t.name.c_str(), t.cpu.v));
 }
 
 // The registry. Adding an invariant is one row here, with its checks above:
@@ -224,14 +230,11 @@ template <const Rows& rows, class Call> void for_rows(const Call& call) {
   }(std::make_index_sequence<rows.n>{});
 }
 
-// The facts every check may read, over the queued entities and the timelines.
+// The census's sums over the queued entities.
 void take_census(const Sched& s, InvariantCensus& c) {
   const std::size_t ncfs = s.cfs.size(), nse = s.se.size();
-  c.sum_load.assign(ncfs, 0);
-  c.nr.assign(ncfs, 0);
-  c.h_nr.assign(ncfs, 0);
-  c.nodes.assign(nse, 0);
-  c.own_curr.assign(nse, 0);
+  c.queue.assign(ncfs, {});
+  c.entity.assign(nse, {});
   c.lost.clear();
   c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
   for (const EntityId i : s.se.ids()) {
@@ -241,17 +244,22 @@ void take_census(const Sched& s, InvariantCensus& c) {
       c.lost.push_back(i);
       continue;
     }
-    c.sum_load[e.cfs_rq] += e.load.weight;
-    c.nr[e.cfs_rq] += 1;
-    c.h_nr[e.cfs_rq] += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
+    InvariantCensus::Queue& q = c.queue[e.cfs_rq];
+    q.sum_load += e.load.weight;
+    q.nr += 1;
+    q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
   }
-  CfsRqId q(0);
-  for (const CfsRq& cq : s.cfs) {
-    for (const TimelineKey& k : cq.timeline)
-      if (k.se && k.se.index() < nse) ++c.nodes[k.se];
-    if (cq.curr && cq.curr.index() < nse && s.se[cq.curr].cfs_rq == q) c.own_curr[cq.curr] = 1;
-    q = CfsRqId(q.v + 1);
+}
+
+// The census's look at one timeline: its nodes in order, and for each
+// entity how often a timeline names it and whether it is its cfs_rq's curr.
+void census_timeline(const Sched& s, CfsRqId q, const CfsRq& cq, InvariantCensus& c) {
+  c.timeline.clear();
+  for (const TimelineKey& k : cq.timeline) {
+    c.timeline.push_back(k);
+    if (c.entity.contains(k.se)) ++c.entity[k.se].nodes;
   }
+  if (c.entity.contains(cq.curr) && s.se[cq.curr].cfs_rq == q) c.entity[cq.curr].own_curr = true;
 }
 
 }  // namespace
@@ -301,25 +309,23 @@ std::size_t InvariantChecker::check(const Sched& s, const Step& step) {
   failed_now_ = 0;
   per_invariant_.resize(kCount, 0);
   take_census(s, census_);
-  Ctx x{s, census_, details_};
-  const auto flush = [&](std::size_t i) {
-    if (details_.empty()) return;
-    for (std::string& d : details_) fail(s, step, i, std::move(d));
-    details_.clear();
-  };
-  for_rows<kStateRows>([&](auto i) { kInvariants[i].state(x), flush(i); });
+  Ctx x{s, census_, found_};
+  for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
   CfsRqId q(0);
   for (const CfsRq& c : s.cfs) {
-    for_rows<kCfsRqRows>([&](auto i) { kInvariants[i].cfs_rq(x, q, c), flush(i); });
+    census_timeline(s, q, c, census_);
+    for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });
+    census_.last_min_vruntime[q] = c.min_vruntime;
     q = CfsRqId(q.v + 1);
   }
   TaskId t(0);
   for (const Task& k : s.tasks) {
-    for_rows<kTaskRows>([&](auto i) { kInvariants[i].task(x, t, k), flush(i); });
+    for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
     t = TaskId(t.v + 1);
   }
-  for (const Rq& r : s.rq) for_rows<kCpuRows>([&](auto i) { kInvariants[i].cpu(x, r), flush(i); });
-  for (const CfsRqId q : s.cfs.ids()) census_.last_min_vruntime[q] = s.cfs[q].min_vruntime;
+  for (const Rq& r : s.rq) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
+  for (auto& [row, detail] : found_) fail(s, step, row, std::move(detail));
+  found_.clear();
   return failed_now_;
 }
 

@@ -7,14 +7,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ids.h"
 #include "scenario.h"
+#include "sched.h"
 
 namespace cfsv {
-
-struct Sched;
 
 struct InvariantInfo {
   std::string_view name;
@@ -38,14 +38,22 @@ struct Step {
   const Op* op = nullptr;
 };
 
-// What the checks read besides the state: facts about the queued entities
-// and the timelines, gathered once per check, and what the checker
-// remembers between checks.
+// What the checks read besides the state, gathered as the checker goes: the
+// sums over the queued entities first, then each cfs_rq's timeline just
+// before that cfs_rq's checks (so per-entity facts are complete before the
+// task checks); and what the checker remembers between checks.
 struct InvariantCensus {
-  IdVec<CfsRqId, uint64_t> sum_load;           // weights of the entities queued on each cfs_rq
-  IdVec<CfsRqId, uint32_t> nr, h_nr;           // entities queued on it; tasks queued in its subtree
-  IdVec<EntityId, uint32_t> nodes;             // timeline nodes naming each entity
-  IdVec<EntityId, uint8_t> own_curr;           // 1: the entity is the curr of its own cfs_rq
+  struct Queue {                // per cfs_rq, over the entities queued on it
+    uint64_t sum_load = 0;      // their weights
+    uint32_t nr = 0, h_nr = 0;  // how many; the tasks queued in its subtree
+  };
+  struct Entity {
+    uint32_t nodes = 0;     // timeline nodes naming it
+    bool own_curr = false;  // the curr of its own cfs_rq
+  };
+  IdVec<CfsRqId, Queue> queue;
+  IdVec<EntityId, Entity> entity;
+  std::vector<TimelineKey> timeline;           // the nodes of the cfs_rq being checked, in order
   std::vector<EntityId> lost;                  // entities queued on no cfs_rq
   IdVec<CfsRqId, uint64_t> last_min_vruntime;  // as of the previous check
 };
@@ -74,7 +82,7 @@ class InvariantChecker {
   std::vector<uint64_t> per_invariant_;
   std::size_t failed_now_ = 0;
   InvariantCensus census_;         // reused across calls (no allocation once sized)
-  std::vector<std::string> details_;
+  std::vector<std::pair<std::size_t, std::string>> found_;  // (invariant, detail) of this check
 };
 
 // Names for reports.

@@ -219,6 +219,7 @@ struct Sched {
   LoadResolution res;
   Tunables tun;
   Nanos now = 0;              // rq_clock, the same on every CPU
+  unsigned nr_need_resched = 0;  // runqueues whose need_resched is set
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   bool record_trace = true;
 
@@ -235,6 +236,10 @@ struct Sched {
 };
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
-inline void resched_curr(Sched& s, CpuId cpu) { s.rq[cpu].need_resched = true; }
+inline void resched_curr(Sched& s, CpuId cpu) {
+  Rq& r = s.rq[cpu];
+  s.nr_need_resched += !r.need_resched;
+  r.need_resched = true;
+}
 
 }  // namespace cfsv

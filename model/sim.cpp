@@ -261,10 +261,11 @@ bool Sim::handle(const Event& e) {
   return false;
 }
 
-// Every CPU with need_resched schedules; one that switches to a task starts
-// that task's burst timer and its tick.
+// Every CPU with need_resched schedules, in CPU order; one that switches to a
+// task starts that task's burst timer and its tick.
 void Sim::resched_pending() {
   for (Rq& r : s_.rq) {
+    if (!s_.nr_need_resched) return;
     if (!r.need_resched) continue;
     const TaskId prev = r.curr;
     schedule(s_, r.cpu);
