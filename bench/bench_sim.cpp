@@ -1,5 +1,6 @@
 // The simulator's speed (model/sim.h), with and without the invariant checker
-// (SimOptions::check_invariants; the trace is not recorded):
+// (arg `check`: SimOptions::check_every, 0 never, 1 after every op and event,
+// N after every Nth; the trace is not recorded):
 //  - simulated seconds per wall second ("sim_s_per_wall_s") on seed 003
 //    (examples/seed003.scn, flat_slice off and on) and on a 64-CPU machine
 //    with 1,000 tasks that run and sleep;
@@ -30,15 +31,15 @@ struct RandomReader : DeterministicRandom {
 };
 
 
-SimOptions options(bool check) { return SimOptions{.check_invariants = check, .record_trace = false}; }
+SimOptions options(uint64_t check_every) { return SimOptions{.check_every = check_every, .record_trace = false}; }
 
 // Runs `sc` for `sim_time` per iteration (construction not timed) and reports
 // the simulated seconds per wall second (real time: run on an idle machine).
-void run_for(benchmark::State& state, const Scenario& sc, Nanos sim_time, bool check) {
+void run_for(benchmark::State& state, const Scenario& sc, Nanos sim_time, uint64_t check_every) {
   double simulated = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto sim = std::make_unique<Sim>(sc, options(check));
+    auto sim = std::make_unique<Sim>(sc, options(check_every));
     state.ResumeTiming();
     sim->run_until(sim_time);
     simulated += double(sim_time) / double(kSecond);
@@ -61,13 +62,13 @@ void BM_SimSeed003(benchmark::State& state) {
   Scenario sc = std::get<Scenario>(r);
   std::erase_if(sc.feature_overrides, [](const auto& f) { return f.first == Feature::flat_slice; });
   sc.feature_overrides.emplace_back(Feature::flat_slice, state.range(0) != 0);
-  run_for(state, sc, kSecond, state.range(1) != 0);
+  run_for(state, sc, kSecond, state.range(1));
 }
 BENCHMARK(BM_SimSeed003)->ArgNames({"flat_slice", "check"})->ArgsProduct({{0, 1}, {0, 1}})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // 64 CPUs (2 sockets x 16 cores x 2 threads), 1,000 tasks, each run=<0.1..5ms>
 // sleep=<0.1..20ms> from a fixed seed, spread by the model's placement (the
-// lowest allowed CPU with the fewest runnable tasks); arg: check.
+// lowest allowed CPU with the fewest runnable tasks); arg: check (0, 1 or every 64th step).
 Scenario machine_64cpu_1000_tasks() {
   Scenario s;
   s.kernel = "v5.15";
@@ -86,9 +87,9 @@ Scenario machine_64cpu_1000_tasks() {
 
 void BM_Sim64Cpu1000Tasks(benchmark::State& state) {
   static const Scenario sc = machine_64cpu_1000_tasks();
-  run_for(state, sc, kSecond, state.range(0) != 0);
+  run_for(state, sc, kSecond, state.range(0));
 }
-BENCHMARK(BM_Sim64Cpu1000Tasks)->ArgName("check")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sim64Cpu1000Tasks)->ArgName("check")->Arg(0)->Arg(1)->Arg(64)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // ops/s of Sim::apply: 20,000 random ops (every kind, advances of at most
 // 100 us so the simulation between ops stays small) on 4 CPUs, up to 64 tasks
@@ -108,7 +109,7 @@ void BM_SimApplyRandomOps(benchmark::State& state) {
   start.ops.clear();
   for (auto _ : state) {
     state.PauseTiming();
-    auto sim = std::make_unique<Sim>(start, options(state.range(0) != 0));
+    auto sim = std::make_unique<Sim>(start, options(state.range(0)));
     state.ResumeTiming();
     for (const TimedOp& o : sc.ops) sim->apply(o.op);
     benchmark::DoNotOptimize(sim->counters().ops);
@@ -126,7 +127,7 @@ void BM_SimFuzzOpsExecution(benchmark::State& state) {
   RandomReader r{11};
   for (auto _ : state) {
     const Scenario sc = decode_ops_scenario(r);
-    Sim sim(sc, options(true));
+    Sim sim(sc, options(1));
     sim.run();
     benchmark::DoNotOptimize(sim.checker()->ok());
   }

@@ -51,12 +51,16 @@ std::string parse_expectation(std::string_view first_line, Expectation* e) {
 
 int cmd_replay(int argc, char** argv) {
   std::vector<std::string> files;
+  uint64_t check_every = 1;
   ArgParser p("replay", "Re-runs a reproducer (a scenario file) and says what it shows. Its first line may\n"
                         "state the expected verdict: `# expect: pass` or `# expect: violation <invariant>`.\n"
                         "Exit 0 when the run shows the expected verdict (with none stated: when every\n"
                         "invariant holds), 1 otherwise, 2 on bad input.");
+  p.option("check-every", &check_every, "N",
+           "check the invariants after every Nth op or event, and at the end (default 1)");
   p.positionals("FILE", &files, "the reproducer", 1, 1);
   if (auto rc = p.parse(argc, argv)) return *rc;
+  if (check_every == 0) return p.error("--check-every 0 would check nothing; give N >= 1");
 
   std::ifstream f(files[0], std::ios::binary);
   if (!f) return p.error("cannot read '" + files[0] + "'");
@@ -71,7 +75,7 @@ int cmd_replay(int argc, char** argv) {
     std::cerr << e->to_string() << '\n';
     return 2;
   }
-  Sim sim(std::get<Scenario>(r));
+  Sim sim(std::get<Scenario>(r), SimOptions{.check_every = check_every});
   sim.run();
 
   const InvariantChecker& chk = *sim.checker();

@@ -37,21 +37,20 @@ void print_json(const Sim& sim, std::ostream& out) {
   const Nanos now = sim.now();
   j.begin_object();
   j.field("kernel", sim.scenario().kernel).field("cpus", sim.nr_cpus()).field("duration_ns", now);
-  j.field("seed", sim.scenario().seed).field("features", sim.features().to_string());
+  j.field("features", sim.features().to_string());
   j.key("tasks").begin_array();
-  for (std::size_t i = 0; i < sim.tasks().size(); ++i) {
+  for (const TaskId i : sim.tasks().ids()) {
     const Task& t = sim.tasks()[i];
-    const Nanos cpu = sim.cpu_time(int32_t(i));
+    const Nanos cpu = sim.cpu_time(i);
     j.begin_object().field("name", t.name).field("cpu_time_ns", cpu).field("switches", t.stats.switches);
-    j.field("migrations", t.stats.migrations).field("wait_ns", sim.wait_ns(int32_t(i)));
-    j.field("cpu", t.cpu).field("group", sim.groups()[t.group].path).field("nice", t.nice);
+    j.field("migrations", t.stats.migrations).field("wait_ns", sim.wait_ns(i));
+    j.field("cpu", t.cpu.v).field("group", sim.groups()[t.group].path).field("nice", t.nice);
     j.field("state", to_string(t.state)).field("share", now ? double(cpu) / double(now) : 0.0);
     j.end_object();
   }
   j.end_array().key("cpus").begin_array();
-  for (unsigned c = 0; c < sim.nr_cpus(); ++c)
-    j.begin_object().field("cpu", c).field("idle_ns", sim.idle_ns(int32_t(c))).field("busy_ns", sim.busy_ns(int32_t(c)))
-        .end_object();
+  for (const CpuId c : sim.rqs().ids())
+    j.begin_object().field("cpu", c.v).field("idle_ns", sim.idle_ns(c)).field("busy_ns", sim.busy_ns(c)).end_object();
   j.end_array().key("violations").begin_array();
   for (const Violation& v : sim.checker()->violations())
     j.begin_object().field("invariant", v.invariant).field("step", v.step).field("t_ns", v.t).field("detail", v.detail)
@@ -75,26 +74,26 @@ void print_json(const Sim& sim, std::ostream& out) {
   out << '\n';
 }
 
-void print_table(const Sim& sim, const std::string& file, std::ostream& out) {
+void print_table(const Sim& sim, const std::string& file, uint64_t check_every, std::ostream& out) {
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
-      << format_duration(now) << " simulated, seed " << sim.scenario().seed << "\n";
+      << format_duration(now) << " simulated\n";
   const std::string f = sim.features().to_string();
   out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
   Table t({"task", "cpu", "group", "nice", "state", "cpu time", "share", "switches", "migrations", "wait"});
-  for (std::size_t i = 0; i < sim.tasks().size(); ++i) {
+  for (const TaskId i : sim.tasks().ids()) {
     const Task& k = sim.tasks()[i];
-    const Nanos cpu = sim.cpu_time(int32_t(i));
-    t.row({k.name, std::to_string(k.cpu), sim.groups()[k.group].path, std::to_string(k.nice),
+    const Nanos cpu = sim.cpu_time(i);
+    t.row({k.name, std::to_string(k.cpu.v), sim.groups()[k.group].path, std::to_string(k.nice),
            std::string(to_string(k.state)), ms(cpu), percent(cpu, now), std::to_string(k.stats.switches),
-           std::to_string(k.stats.migrations), ms(sim.wait_ns(int32_t(i)))});
+           std::to_string(k.stats.migrations), ms(sim.wait_ns(i))});
   }
   t.print(out);
   out << '\n';
   Table c({"cpu", "busy", "idle", "stretches (most common lengths)"});
-  for (unsigned i = 0; i < sim.nr_cpus(); ++i) {
-    const auto h = stretch_histogram(sim, int(i));
-    c.row({std::to_string(i), ms(sim.busy_ns(int32_t(i))), ms(sim.idle_ns(int32_t(i))),
+  for (const CpuId i : sim.rqs().ids()) {
+    const auto h = stretch_histogram(sim, i);
+    c.row({std::to_string(i.v), ms(sim.busy_ns(i)), ms(sim.idle_ns(i)),
            h.empty() ? "-" : format_histogram(h, 4)});
   }
   c.print(out);
@@ -102,8 +101,17 @@ void print_table(const Sim& sim, const std::string& file, std::ostream& out) {
   if (sim.counters().ops_rejected)
     out << sim.counters().ops_rejected << " op(s) rejected; the last: " << sim.last_error() << "\n";
   const InvariantChecker& chk = *sim.checker();
+  if (check_every == 0) {
+    out << "invariants: not checked (--check-every 0)\n";
+    return;
+  }
   if (chk.ok()) {
-    out << "invariants: all " << all_invariants().size() << " hold after each of " << chk.checks() << " steps\n";
+    out << "invariants: all " << all_invariants().size();
+    const uint64_t steps = sim.counters().events + sim.counters().ops;
+    if (check_every == 1) out << " hold after each of " << chk.checks() << " steps\n";
+    else
+      out << " hold at each of " << chk.checks() << " checks (after every " << check_every << " of " << steps
+          << " steps" << (steps % check_every ? ", and at the end" : "") << ")\n";
     return;
   }
   out << "invariants: " << chk.total_violations() << " violation(s)\n";
@@ -119,16 +127,18 @@ int cmd_run(int argc, char** argv) {
   bool json = false, perf = false;
   std::string perfetto;
   std::vector<std::string> files;
-  std::optional<uint64_t> seed;
+  uint64_t check_every = 1;
   std::vector<std::pair<Feature, bool>> features;
   ArgParser p("run", "Simulates a scenario file (docs/scenario-format.md) with the CFS model and prints, per\n"
                      "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
                      "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
-                     "invariant held after every op and event. Exit 1 if an invariant was violated.");
+                     "invariant held after every op and event (or every Nth: --check-every). Exit 1 if\n"
+                     "an invariant was violated.");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
-  p.option("seed", &seed, "N", "the run's seed (default: the scenario's `seed`, else 0)");
+  p.option("check-every", &check_every, "N",
+           "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
   p.option(
       "feature",
       [&](std::string_view v) -> std::string {
@@ -151,10 +161,9 @@ int cmd_run(int argc, char** argv) {
     return 2;
   }
   Scenario sc = std::get<Scenario>(std::move(r));
-  if (seed) sc.seed = *seed;
   sc.feature_overrides.insert(sc.feature_overrides.end(), features.begin(), features.end());
   SimOptions opt;
-  opt.seed = sc.seed;
+  opt.check_every = check_every;
   Sim sim(sc, opt);
   sim.run();
 
@@ -166,7 +175,7 @@ int cmd_run(int argc, char** argv) {
   }
   if (json) print_json(sim, std::cout);
   else if (perf) std::cout << perf_sched_switch_lines(sim);
-  else print_table(sim, files[0], std::cout);
+  else print_table(sim, files[0], check_every, std::cout);
   if (perf && !sim.checker()->ok())
     for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
   return sim.checker()->ok() ? 0 : 1;

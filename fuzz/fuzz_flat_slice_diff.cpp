@@ -110,18 +110,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (off.counters().ops_rejected != on.counters().ops_rejected)
       differ(off_sc, "every task busy, yet the rejected ops differ",
              std::to_string(off.counters().ops_rejected) + " vs " + std::to_string(on.counters().ops_rejected));
-    for (std::size_t i = 0; i < off.tasks().size(); ++i) {
+    for (const TaskId i : off.tasks().ids()) {
       const Task &a = off.tasks()[i], &b = on.tasks()[i];
       if (queued_class(a.state) != queued_class(b.state) || a.cpu != b.cpu)
         differ(off_sc, "every task busy, yet a task ends differently",
-               a.name + ": " + std::string(to_string(a.state)) + " on cpu" + std::to_string(a.cpu) + " vs " +
-                   std::string(to_string(b.state)) + " on cpu" + std::to_string(b.cpu));
+               a.name + ": " + std::string(to_string(a.state)) + " on cpu" + std::to_string(a.cpu.v) + " vs " +
+                   std::string(to_string(b.state)) + " on cpu" + std::to_string(b.cpu.v));
     }
-    for (unsigned c = 0; c < off.nr_cpus(); ++c) {
-      const auto cpu = static_cast<int32_t>(c);
+    for (const CpuId cpu : off.rqs().ids()) {
       if (off.busy_ns(cpu) != on.busy_ns(cpu) || off.idle_ns(cpu) != on.idle_ns(cpu))
         differ(off_sc, "every task busy, yet a CPU's busy time differs",
-               "cpu" + std::to_string(c) + ": busy " + std::to_string(off.busy_ns(cpu)) + " vs " +
+               "cpu" + std::to_string(cpu.v) + ": busy " + std::to_string(off.busy_ns(cpu)) + " vs " +
                    std::to_string(on.busy_ns(cpu)));
     }
   }

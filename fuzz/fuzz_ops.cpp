@@ -37,15 +37,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
                v.invariant.c_str(), print_scenario(sc).c_str());
   }
   Nanos busy = 0, cpu_time = 0;
-  for (unsigned c = 0; c < sim.nr_cpus(); ++c) {
-    const auto cpu = static_cast<int32_t>(c);
+  for (const CpuId cpu : sim.rqs().ids()) {
     if (sim.busy_ns(cpu) + sim.idle_ns(cpu) != sim.now())
-      fuzz::fail(kTarget, "cpu%u: busy %llu + idle %llu != elapsed %llu\n--- scenario ---\n%s", c,
+      fuzz::fail(kTarget, "cpu%d: busy %llu + idle %llu != elapsed %llu\n--- scenario ---\n%s", cpu.v,
                  static_cast<unsigned long long>(sim.busy_ns(cpu)), static_cast<unsigned long long>(sim.idle_ns(cpu)),
                  static_cast<unsigned long long>(sim.now()), print_scenario(sc).c_str());
     busy += sim.busy_ns(cpu);
   }
-  for (std::size_t t = 0; t < sim.tasks().size(); ++t) cpu_time += sim.cpu_time(static_cast<int32_t>(t));
+  for (const TaskId t : sim.tasks().ids()) cpu_time += sim.cpu_time(t);
   if (cpu_time != busy)
     fuzz::fail(kTarget, "the tasks' CPU time %llu != the CPUs' busy time %llu\n--- scenario ---\n%s",
                static_cast<unsigned long long>(cpu_time), static_cast<unsigned long long>(busy),

@@ -1,36 +1,38 @@
 #include "features.h"
 
 #include <array>
+#include <vector>
 
 namespace cfsv {
 
 namespace {
 using F = Feature;
+constexpr bool kVary = true, kKeep = false;  // FeatureInfo::generators_vary
 constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
-    {F::gentle_fair_sleepers, "gentle_fair_sleepers", "a waking task is placed at most latency/2 behind min_vruntime"},
-    {F::start_debit, "start_debit", "a new task starts one vslice after min_vruntime"},
-    {F::next_buddy, "next_buddy", "prefer the last woken task"},
-    {F::last_buddy, "last_buddy", "prefer the task preempted by a wakeup"},
-    {F::cache_hot_buddy, "cache_hot_buddy", "buddies count as cache hot for migration"},
-    {F::wakeup_preemption, "wakeup_preemption", "a waking task may preempt the current one"},
-    {F::alt_period, "alt_period", "sched_slice period from the rq-wide h_nr_running"},
-    {F::base_slice, "base_slice", "sched_slice is at least min_granularity"},
-    {F::hi_res_load, "hi_res_load", "weights carry 10 extra fixed-point bits (64-bit, v4.7+)"},
-    {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2"},
-    {F::calc_delta_mine, "calc_delta_mine", "deltas scaled by calc_delta_mine: WMULT_CONST 2^32, rounded shifts (v3.2..v3.12)"},
-    {F::simple_pick, "simple_pick", "schedule() puts prev, then picks top-down setting every level (up to v3.14)"},
-    {F::shares_on_cfs_rq, "shares_on_cfs_rq", "update_cfs_shares(cfs_rq) reweights the group entity owning it (v3.10..v4.14)"},
-    {F::min_vruntime_skips_dequeued_curr, "min_vruntime_skips_dequeued_curr", "update_min_vruntime ignores a curr no longer on_rq (v4.9+)"},
-    {F::renorm_after_update_curr, "renorm_after_update_curr", "enqueue_entity renormalises a non-curr entity after update_curr (v4.6+)"},
-    {F::change_pattern, "change_pattern", "set_user_nice/sched_move_task put and set curr around the change (v5.x)"},
-    {F::sysctl_nr_latency, "sysctl_nr_latency", "a latency/min_granularity sysctl write recomputes sched_nr_latency (up to v5.12)"},
-    {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group"},
-    {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged"},
-    {F::newidle_stop_on_runnable, "newidle_stop_on_runnable", "seed 002: newidle balance stops once this rq has a runnable task"},
-    {F::flat_slice, "flat_slice", "seed 003: sched_slice ignores the entities above the task's cfs_rq"},
+    {F::gentle_fair_sleepers, "gentle_fair_sleepers", "a waking task is placed at most latency/2 behind min_vruntime", kVary},
+    {F::start_debit, "start_debit", "a new task starts one vslice after min_vruntime", kVary},
+    {F::next_buddy, "next_buddy", "prefer the last woken task", kVary},
+    {F::last_buddy, "last_buddy", "prefer the task preempted by a wakeup", kVary},
+    {F::cache_hot_buddy, "cache_hot_buddy", "buddies count as cache hot for migration", kKeep},
+    {F::wakeup_preemption, "wakeup_preemption", "a waking task may preempt the current one", kVary},
+    {F::alt_period, "alt_period", "sched_slice period from the rq-wide h_nr_running", kKeep},
+    {F::base_slice, "base_slice", "sched_slice is at least min_granularity", kKeep},
+    {F::hi_res_load, "hi_res_load", "weights carry 10 extra fixed-point bits (64-bit, v4.7+)", kKeep},
+    {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2", kKeep},
+    {F::calc_delta_mine, "calc_delta_mine", "deltas scaled by calc_delta_mine: WMULT_CONST 2^32, rounded shifts (v3.2..v3.12)", kKeep},
+    {F::simple_pick, "simple_pick", "schedule() puts prev, then picks top-down setting every level (up to v3.14)", kKeep},
+    {F::shares_on_cfs_rq, "shares_on_cfs_rq", "update_cfs_shares(cfs_rq) reweights the group entity owning it (v3.10..v4.14)", kKeep},
+    {F::min_vruntime_skips_dequeued_curr, "min_vruntime_skips_dequeued_curr", "update_min_vruntime ignores a curr no longer on_rq (v4.9+)", kKeep},
+    {F::renorm_after_update_curr, "renorm_after_update_curr", "enqueue_entity renormalises a non-curr entity after update_curr (v4.6+)", kKeep},
+    {F::change_pattern, "change_pattern", "set_user_nice/sched_move_task put and set curr around the change (v5.x)", kKeep},
+    {F::sysctl_nr_latency, "sysctl_nr_latency", "a latency/min_granularity sysctl write recomputes sched_nr_latency (up to v5.12)", kKeep},
+    {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group", kKeep},
+    {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged", kVary},
+    {F::newidle_stop_on_runnable, "newidle_stop_on_runnable", "seed 002: newidle balance stops once this rq has a runnable task", kKeep},
+    {F::flat_slice, "flat_slice", "seed 003: sched_slice ignores the entities above the task's cfs_rq", kVary},
 }};
 
-const std::array<Profile, 3> kProfiles = {{
+const auto kProfiles = std::to_array<Profile>({
     {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency},
@@ -45,7 +47,7 @@ const std::array<Profile, 3> kProfiles = {{
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::root_tg_load_avg_skip, F::newidle_stop_on_runnable},
      Tunables{}},
-}};
+});
 }  // namespace
 
 std::span<const FeatureInfo> all_features() { return kFeatures; }
@@ -76,6 +78,19 @@ const Profile* profile_by_name(std::string_view name) {
   return nullptr;
 }
 
-const Profile& default_profile() { return kProfiles[2]; }
+const Profile& default_profile() {
+  static const Profile& p = *profile_by_name(kDefaultProfile);
+  return p;
+}
+
+std::span<const Profile* const> profiles_default_first() {
+  static const std::vector<const Profile*> v = [] {
+    std::vector<const Profile*> r{&default_profile()};
+    for (const Profile& p : kProfiles)
+      if (&p != r.front()) r.push_back(&p);
+    return r;
+  }();
+  return v;
+}
 
 }  // namespace cfsv

@@ -43,6 +43,9 @@ struct FeatureInfo {
   Feature feature;
   std::string_view name;
   std::string_view what;
+  // The scenario generators (the fuzz decoder, RapidCheck) turn it on and off
+  // at random; the others keep the profile's value.
+  bool generators_vary;
 };
 std::span<const FeatureInfo> all_features();
 std::string_view to_string(Feature f);
@@ -82,8 +85,12 @@ struct Profile {
   FeatureSet features;
   Tunables tunables;
 };
+constexpr std::string_view kDefaultProfile = "v5.15";  // a scenario without `kernel`
 std::span<const Profile> all_profiles();
 const Profile* profile_by_name(std::string_view name);
-const Profile& default_profile();  // v5.15
+const Profile& default_profile();  // kDefaultProfile's
+// Every profile, the default first (what generators shrink toward, and what a
+// fuzzer's exhausted input picks), then the others in table order.
+std::span<const Profile* const> profiles_default_first();
 
 }  // namespace cfsv

@@ -3,43 +3,14 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <utility>
 
+#include "sched.h"
 #include "sim.h"
 
 namespace cfsv {
 
 namespace {
-enum Inv : std::size_t {
-  kLoadEqualsSum,
-  kNrRunning,
-  kMinVruntime,
-  kCurrNotInTimeline,
-  kRunnableQueuedOnce,
-  kSleepingNotQueued,
-  kTimelineOrder,
-  kGroupEntity,
-  kCurrChain,
-  kCount
-};
-
-constexpr std::array<InvariantInfo, kCount> kInvariants = {{
-    {"load-equals-sum", "a cfs_rq's load.weight equals the sum of the weights of the entities queued on it, curr included"},
-    {"nr-running-consistent",
-     "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its subtree"},
-    {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},
-    {"curr-not-in-timeline", "a cfs_rq's curr is never in its timeline"},
-    {"runnable-queued-once",
-     "a running or runnable task is queued exactly once, on its group's cfs_rq of an allowed CPU, with all its "
-     "ancestor group entities queued"},
-    {"sleeping-not-queued", "a sleeping or exited task is not queued, in no timeline and no cfs_rq's curr"},
-    {"timeline-order",
-     "a timeline is in entity_before order, its keys are its entities' vruntimes, and it holds exactly the queued "
-     "entities other than curr"},
-    {"group-entity-queued-iff-busy", "a group entity is queued iff its own cfs_rq has queued entities"},
-    {"curr-chain",
-     "a CPU runs a task iff the task's entities are curr at every level up to the root; an idle CPU has nothing "
-     "queued"},
-}};
 
 std::string fmt(const char* f, auto... a) {
   char buf[512];
@@ -50,12 +21,253 @@ std::string fmt(const char* f, auto... a) {
 std::string format_time(Nanos t) {
   return fmt("%" PRIu64 ".%06" PRIu64 "ms", t / 1000000, t % 1000000);
 }
+
+// What a check reads, and where it writes each violation's detail (found
+// under the row that runs).
+struct Ctx {
+  const Sched& s;
+  const InvariantCensus& c;
+  std::vector<std::pair<std::size_t, std::string>>& found;
+  std::size_t row = 0;
+  void fail(std::string detail) { found.emplace_back(row, std::move(detail)); }
+  std::string cfs_rq(CfsRqId q) const { return cfs_rq_name(s, q); }
+  std::string entity(EntityId e) const { return entity_name(s, e); }
+};
+
+bool queued(TaskState st) { return st == TaskState::running || st == TaskState::runnable; }
+std::string state_name(TaskState st) { return std::string(to_string(st)); }
+
+// The checks, each for one kind of object.
+
+void load_equals_sum(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const uint64_t sum = x.c.queue[q].sum_load;
+  if (c.load_weight != sum)
+    x.fail(fmt("cfs_rq %s: load.weight %" PRIu64 " != sum of queued weights %" PRIu64, x.cfs_rq(q).c_str(),
+               c.load_weight, sum));
+}
+
+void no_lost_entities(Ctx& x) {
+  for (const EntityId e : x.c.lost) x.fail(fmt("%s is queued on no cfs_rq", x.entity(e).c_str()));
+}
+
+void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const InvariantCensus::Queue& n = x.c.queue[q];
+  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr)
+    x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
+               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr));
+}
+
+// Compares with the census's last_min_vruntime, which the checker then updates.
+void min_vruntime_monotonic(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const uint64_t now = c.min_vruntime, before = x.c.last_min_vruntime[q];
+  if (static_cast<int64_t>(now - before) < 0)
+    x.fail(
+        fmt("cfs_rq %s: min_vruntime went from %" PRIu64 " back to %" PRIu64, x.cfs_rq(q).c_str(), before, now));
+}
+
+void curr_not_in_timeline(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const EntityId curr = c.curr;
+  if (curr && x.s.se[curr].in_timeline)
+    x.fail(fmt("cfs_rq %s: curr %s is in the timeline", x.cfs_rq(q).c_str(), x.entity(curr).c_str()));
+}
+
+// The timeline as the census copied it (one walk of the tree per check).
+void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const Sched& s = x.s;
+  const TimelineKey* prev = nullptr;
+  const std::size_t n = x.c.timeline.size();
+  for (const TimelineKey& k : x.c.timeline) {
+    if (!s.se.contains(k.se)) {
+      x.fail(fmt("cfs_rq %s: a node names entity %d", x.cfs_rq(q).c_str(), k.se.v));
+      continue;
+    }
+    const SchedEntity& e = s.se[k.se];
+    if (prev && vruntime_before(k.vruntime, prev->vruntime))
+      x.fail(fmt("cfs_rq %s: %s (vruntime %" PRIu64 ") sorts after one with vruntime %" PRIu64,
+                           x.cfs_rq(q).c_str(), x.entity(k.se).c_str(), k.vruntime, prev->vruntime));
+    if (k.vruntime != e.vruntime || !e.on_rq || e.cfs_rq != q || !e.in_timeline)
+      x.fail(fmt("cfs_rq %s: node of %s has key %" PRIu64 " (entity vruntime %" PRIu64
+                           ", on_rq %d, on cfs_rq %d)",
+                           x.cfs_rq(q).c_str(), x.entity(k.se).c_str(), k.vruntime, e.vruntime, int(e.on_rq),
+                           e.cfs_rq.v));
+    prev = &k;
+  }
+  const std::size_t expect = c.nr_running - ((c.curr && s.se[c.curr].on_rq) ? 1 : 0);
+  if (n != expect)
+    x.fail(fmt("cfs_rq %s: %zu nodes for %zu queued entities besides curr", x.cfs_rq(q).c_str(), n, expect));
+  if (!c.timeline.empty() && c.first() != c.timeline.begin()->se)
+    x.fail(fmt("cfs_rq %s: cached leftmost is stale", x.cfs_rq(q).c_str()));
+}
+
+void group_entity_queued_iff_busy(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!c.group_se) return;
+  const bool on_rq = x.s.se[c.group_se].on_rq;
+  if (on_rq != (c.nr_running > 0))
+    x.fail(fmt("cfs_rq %s: nr_running %u but its group entity is %squeued", x.cfs_rq(q).c_str(),
+                         c.nr_running, on_rq ? "" : "not "));
+}
+
+void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
+  const Sched& s = x.s;
+  if (!queued(t.state)) return;
+  const SchedEntity& e = s.se[t.se];
+  const InvariantCensus::Entity& f = x.c.entity[t.se];
+  const unsigned places = f.nodes + (f.own_curr && e.on_rq ? 1 : 0);
+  const auto fail = [&](const std::string& why) {
+    x.fail(fmt("%s task %s %s", state_name(t.state).c_str(), t.name.c_str(), why.c_str()));
+  };
+  if (!e.on_rq) return fail("is not queued");
+  if (places != 1) return fail(fmt("is queued %u times", places));
+  if (!s.rq.contains(t.cpu) || e.cfs_rq != s.tg[t.group].cfs_rq[t.cpu]) return fail("is queued on the wrong cfs_rq");
+  if (!t.allowed.test(t.cpu.index()) && t.allowed.any()) return fail(fmt("runs on cpu%d outside its affinity", t.cpu.v));
+  for (EntityId p = e.parent; p; p = s.se[p].parent)
+    if (!s.se[p].on_rq) return fail(x.entity(p) + " above it is not queued");
+}
+
+void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
+  if (queued(t.state)) return;
+  const SchedEntity& e = x.s.se[t.se];
+  const InvariantCensus::Entity& f = x.c.entity[t.se];
+  if (e.on_rq || f.nodes || f.own_curr)
+    x.fail(fmt("%s task %s: on_rq %d, timeline nodes %u, curr %d", state_name(t.state).c_str(),
+                         t.name.c_str(), int(e.on_rq), f.nodes, int(f.own_curr)));
+}
+
+void curr_chain(Ctx& x, const Rq& r) {
+  const Sched& s = x.s;
+  const CfsRq& root = s.cfs[r.cfs];
+  if (!r.curr) {
+    if (root.nr_running != 0 || root.curr)
+      x.fail(fmt("cpu%d is idle with nr_running %u and root curr %s", r.cpu.v, root.nr_running,
+                           x.entity(root.curr).c_str()));
+    return;
+  }
+  const Task& t = s.tasks[r.curr];
+  const auto fail = [&](const std::string& why) {
+    x.fail(fmt("cpu%d runs %s but %s", r.cpu.v, t.name.c_str(), why.c_str()));
+  };
+  if (t.state != TaskState::running) return fail("its state is " + state_name(t.state));
+  if (t.cpu != r.cpu) return fail(fmt("the task says cpu%d", t.cpu.v));
+  for (EntityId e = t.se; e; e = s.se[e].parent) {
+    const CfsRqId q = s.se[e].cfs_rq;
+    if (s.cfs[q].curr != e) return fail("cfs_rq " + x.cfs_rq(q) + " has curr " + x.entity(s.cfs[q].curr));
+  }
+}
+
+void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
+  if (t.state == TaskState::running && x.s.rq[t.cpu].curr != id)
+    x.fail(fmt("task %s is marked running but cpu%d runs something else", t.name.c_str(), t.cpu.v));
+}
+
+// The registry. Adding an invariant is one row here, with its checks above:
+// one for the whole state, per cfs_rq, per task or per CPU (any of them).
+struct Invariant {
+  InvariantInfo info;
+  void (*state)(Ctx&) = nullptr;
+  void (*cfs_rq)(Ctx&, CfsRqId, const CfsRq&) = nullptr;
+  void (*task)(Ctx&, TaskId, const Task&) = nullptr;
+  void (*cpu)(Ctx&, const Rq&) = nullptr;
+};
+constexpr Invariant kInvariants[] = {
+    {.info = {"load-equals-sum",
+              "a cfs_rq's load.weight equals the sum of the weights of the entities queued on it, curr included"},
+     .cfs_rq = load_equals_sum},
+    {.info = {"nr-running-consistent",
+              "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its "
+              "subtree"},
+     .state = no_lost_entities,
+     .cfs_rq = nr_running_consistent},
+    {.info = {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},
+     .cfs_rq = min_vruntime_monotonic},
+    {.info = {"curr-not-in-timeline", "a cfs_rq's curr is never in its timeline"}, .cfs_rq = curr_not_in_timeline},
+    {.info = {"runnable-queued-once",
+              "a running or runnable task is queued exactly once, on its group's cfs_rq of an allowed CPU, with all "
+              "its ancestor group entities queued"},
+     .task = runnable_queued_once},
+    {.info = {"sleeping-not-queued", "a sleeping or exited task is not queued, in no timeline and no cfs_rq's curr"},
+     .task = sleeping_not_queued},
+    {.info = {"timeline-order",
+              "a timeline is in entity_before order, its keys are its entities' vruntimes, and it holds exactly the "
+              "queued entities other than curr"},
+     .cfs_rq = timeline_order},
+    {.info = {"group-entity-queued-iff-busy", "a group entity is queued iff its own cfs_rq has queued entities"},
+     .cfs_rq = group_entity_queued_iff_busy},
+    {.info = {"curr-chain",
+              "a CPU runs a task iff the task's entities are curr at every level up to the root; an idle CPU has "
+              "nothing queued"},
+     .task = running_task_is_curr,
+     .cpu = curr_chain},
+};
+constexpr std::size_t kCount = std::size(kInvariants);
+
+constexpr std::array<InvariantInfo, kCount> kInfos = [] {
+  std::array<InvariantInfo, kCount> a{};
+  for (std::size_t i = 0; i < kCount; ++i) a[i] = kInvariants[i].info;
+  return a;
+}();
+
+// The rows that check one kind of object, in table order.
+struct Rows {
+  std::array<std::size_t, kCount> row{};
+  std::size_t n = 0;
+};
+constexpr Rows rows_where(bool (*has)(const Invariant&)) {
+  Rows r;
+  for (std::size_t i = 0; i < kCount; ++i)
+    if (has(kInvariants[i])) r.row[r.n++] = i;
+  return r;
+}
+constexpr Rows kStateRows = rows_where([](const Invariant& v) { return v.state != nullptr; });
+constexpr Rows kCfsRqRows = rows_where([](const Invariant& v) { return v.cfs_rq != nullptr; });
+constexpr Rows kTaskRows = rows_where([](const Invariant& v) { return v.task != nullptr; });
+constexpr Rows kCpuRows = rows_where([](const Invariant& v) { return v.cpu != nullptr; });
+
+// Calls call(i) for each row i of `rows`, i a compile-time constant, so that
+// kInvariants[i]'s check is a direct call the compiler can inline.
+template <const Rows& rows, class Call> void for_rows(const Call& call) {
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (call(std::integral_constant<std::size_t, rows.row[K]>{}), ...);
+  }(std::make_index_sequence<rows.n>{});
+}
+
+// The census's sums over the queued entities.
+void take_census(const Sched& s, InvariantCensus& c) {
+  const std::size_t ncfs = s.cfs.size(), nse = s.se.size();
+  c.queue.assign(ncfs, {});
+  c.entity.assign(nse, {});
+  c.lost.clear();
+  c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
+  for (const EntityId i : s.se.ids()) {
+    const SchedEntity& e = s.se[i];
+    if (!e.on_rq) continue;
+    if (!e.cfs_rq || e.cfs_rq.index() >= ncfs) {
+      c.lost.push_back(i);
+      continue;
+    }
+    InvariantCensus::Queue& q = c.queue[e.cfs_rq];
+    q.sum_load += e.load.weight;
+    q.nr += 1;
+    q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
+  }
+}
+
+// The census's look at one timeline: its nodes in order, and for each
+// entity how often a timeline names it and whether it is its cfs_rq's curr.
+void census_timeline(const Sched& s, CfsRqId q, const CfsRq& cq, InvariantCensus& c) {
+  c.timeline.clear();
+  for (const TimelineKey& k : cq.timeline) {
+    c.timeline.push_back(k);
+    if (c.entity.contains(k.se)) ++c.entity[k.se].nodes;
+  }
+  if (c.entity.contains(cq.curr) && s.se[cq.curr].cfs_rq == q) c.entity[cq.curr].own_curr = true;
+}
+
 }  // namespace
 
-std::span<const InvariantInfo> all_invariants() { return kInvariants; }
+std::span<const InvariantInfo> all_invariants() { return kInfos; }
 
 const InvariantInfo* invariant_by_name(std::string_view name) {
-  for (const InvariantInfo& i : kInvariants)
+  for (const InvariantInfo& i : kInfos)
     if (i.name == name) return &i;
   return nullptr;
 }
@@ -64,181 +276,56 @@ std::string Violation::to_string() const {
   return "t=" + format_time(t) + " after " + step + ": " + invariant + ": " + detail;
 }
 
-std::string cfs_rq_name(const Sim& sim, int32_t cq) {
-  const CfsRq& c = sim.cfs_rqs()[cq];
-  return sim.groups()[c.tg].path + "@cpu" + std::to_string(c.cpu);
+std::string cfs_rq_name(const Sched& s, CfsRqId cq) {
+  const CfsRq& c = s.cfs[cq];
+  return s.tg[c.tg].path + "@cpu" + std::to_string(c.cpu.v);
 }
 
-std::string entity_name(const Sim& sim, int32_t se) {
-  if (se < 0) return "none";
-  const SchedEntity& e = sim.entities()[se];
-  if (e.is_task()) return "task " + sim.tasks()[e.task].name;
-  return "group " + cfs_rq_name(sim, e.my_q);
+std::string entity_name(const Sched& s, EntityId se) {
+  if (!se) return "none";
+  const SchedEntity& e = s.se[se];
+  if (e.is_task()) return "task " + s.tasks[e.task].name;
+  return "group " + cfs_rq_name(s, e.my_q);
 }
 
-std::string describe(const Sim& sim, const Step& step) {
+std::string describe(const Sched& s, const Step& step) {
   if (step.op) return describe(*step.op);
   if (step.id < 0) return std::string(step.kind);
   if (step.kind == "tick" || step.kind == "stop") return std::string(step.kind) + " cpu" + std::to_string(step.id);
-  if (step.id < static_cast<int32_t>(sim.tasks().size()))
-    return std::string(step.kind) + " " + sim.tasks()[step.id].name;
+  if (s.tasks.contains(TaskId(step.id))) return std::string(step.kind) + " " + s.tasks[TaskId(step.id)].name;
   return std::string(step.kind);
 }
 
-void InvariantChecker::fail(const Sim& sim, const Step& step, std::size_t inv, std::string detail) {
+void InvariantChecker::fail(const Sched& s, const Step& step, std::size_t inv, std::string detail) {
   ++total_;
   ++failed_now_;
   ++per_invariant_[inv];
   if (kept_.size() < max_kept_)
-    kept_.push_back({std::string(kInvariants[inv].name), std::move(detail), describe(sim, step), sim.now()});
+    kept_.push_back({std::string(kInfos[inv].name), std::move(detail), describe(s, step), s.now});
 }
 
-std::size_t InvariantChecker::check(const Sim& sim, const Step& step) {
+std::size_t InvariantChecker::check(const Sched& s, const Step& step) {
   ++checks_;
   failed_now_ = 0;
   per_invariant_.resize(kCount, 0);
-  const auto& cfs = sim.cfs_rqs();
-  const auto se = sim.entities();
-  const auto tasks = sim.tasks();
-  const std::size_t ncfs = cfs.size();
-
-  sum_load_.assign(ncfs, 0);
-  count_nr_.assign(ncfs, 0);
-  count_h_.assign(ncfs, 0);
-  occurrences_.assign(se.size(), 0);
-  last_min_vruntime_.resize(ncfs, kInitMinVruntime);
-
-  // Entities queued on each cfs_rq: weights and counts.
-  for (std::size_t i = 0; i < se.size(); ++i) {
-    const SchedEntity& e = se[i];
-    if (!e.on_rq) continue;
-    if (e.cfs_rq < 0 || static_cast<std::size_t>(e.cfs_rq) >= ncfs) {
-      fail(sim, step, kNrRunning, fmt("%s is queued on no cfs_rq", entity_name(sim, int32_t(i)).c_str()));
-      continue;
-    }
-    sum_load_[e.cfs_rq] += e.load.weight;
-    count_nr_[e.cfs_rq] += 1;
-    count_h_[e.cfs_rq] += e.is_task() ? 1 : cfs[e.my_q].h_nr_running;
+  take_census(s, census_);
+  Ctx x{s, census_, found_};
+  for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
+  CfsRqId q(0);
+  for (const CfsRq& c : s.cfs) {
+    census_timeline(s, q, c, census_);
+    for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });
+    census_.last_min_vruntime[q] = c.min_vruntime;
+    q = CfsRqId(q.v + 1);
   }
-
-  for (std::size_t q = 0; q < ncfs; ++q) {
-    const CfsRq& c = cfs[q];
-    const auto cq = static_cast<int32_t>(q);
-    if (c.load_weight != sum_load_[q])
-      fail(sim, step, kLoadEqualsSum,
-           fmt("cfs_rq %s: load.weight %" PRIu64 " != sum of queued weights %" PRIu64, cfs_rq_name(sim, cq).c_str(),
-               c.load_weight, sum_load_[q]));
-    if (c.nr_running != count_nr_[q] || c.h_nr_running != count_h_[q])
-      fail(sim, step, kNrRunning,
-           fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
-               cfs_rq_name(sim, cq).c_str(), c.nr_running, count_nr_[q], c.h_nr_running, count_h_[q]));
-    if (static_cast<int64_t>(c.min_vruntime - last_min_vruntime_[q]) < 0)
-      fail(sim, step, kMinVruntime,
-           fmt("cfs_rq %s: min_vruntime went from %" PRIu64 " back to %" PRIu64, cfs_rq_name(sim, cq).c_str(),
-               last_min_vruntime_[q], c.min_vruntime));
-    last_min_vruntime_[q] = c.min_vruntime;
-    if (c.curr >= 0 && se[c.curr].in_timeline)
-      fail(sim, step, kCurrNotInTimeline,
-           fmt("cfs_rq %s: curr %s is in the timeline", cfs_rq_name(sim, cq).c_str(),
-               entity_name(sim, c.curr).c_str()));
-
-    // Timeline order, keys and contents.
-    const TimelineKey* prev = nullptr;
-    std::size_t n = 0;
-    for (const TimelineKey& k : c.timeline) {
-      ++n;
-      if (k.se < 0 || static_cast<std::size_t>(k.se) >= se.size()) {
-        fail(sim, step, kTimelineOrder, fmt("cfs_rq %s: a node names entity %d", cfs_rq_name(sim, cq).c_str(), k.se));
-        continue;
-      }
-      ++occurrences_[k.se];
-      const SchedEntity& e = se[k.se];
-      if (prev && vruntime_before(k.vruntime, prev->vruntime))
-        fail(sim, step, kTimelineOrder,
-             fmt("cfs_rq %s: %s (vruntime %" PRIu64 ") sorts after one with vruntime %" PRIu64,
-                 cfs_rq_name(sim, cq).c_str(), entity_name(sim, k.se).c_str(), k.vruntime, prev->vruntime));
-      if (k.vruntime != e.vruntime || !e.on_rq || e.cfs_rq != cq || !e.in_timeline)
-        fail(sim, step, kTimelineOrder,
-             fmt("cfs_rq %s: node of %s has key %" PRIu64 " (entity vruntime %" PRIu64 ", on_rq %d, on cfs_rq %d)",
-                 cfs_rq_name(sim, cq).c_str(), entity_name(sim, k.se).c_str(), k.vruntime, e.vruntime, int(e.on_rq),
-                 e.cfs_rq));
-      prev = &k;
-    }
-    const std::size_t expect = c.nr_running - ((c.curr >= 0 && se[c.curr].on_rq) ? 1 : 0);
-    if (n != expect)
-      fail(sim, step, kTimelineOrder,
-           fmt("cfs_rq %s: %zu nodes for %zu queued entities besides curr", cfs_rq_name(sim, cq).c_str(), n, expect));
-    if (!c.timeline.empty() && c.first() != c.timeline.begin()->se)
-      fail(sim, step, kTimelineOrder, fmt("cfs_rq %s: cached leftmost is stale", cfs_rq_name(sim, cq).c_str()));
-
-    // Group entities are queued iff their cfs_rq has work.
-    if (c.group_se >= 0) {
-      const bool queued = se[c.group_se].on_rq;
-      if (queued != (c.nr_running > 0))
-        fail(sim, step, kGroupEntity,
-             fmt("cfs_rq %s: nr_running %u but its group entity is %squeued", cfs_rq_name(sim, cq).c_str(),
-                 c.nr_running, queued ? "" : "not "));
-    }
+  TaskId t(0);
+  for (const Task& k : s.tasks) {
+    for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
+    t = TaskId(t.v + 1);
   }
-
-  // Tasks.
-  for (std::size_t ti = 0; ti < tasks.size(); ++ti) {
-    const Task& t = tasks[ti];
-    const SchedEntity& e = se[t.se];
-    const bool is_curr = e.cfs_rq >= 0 && cfs[e.cfs_rq].curr == t.se;
-    const unsigned places = occurrences_[t.se] + (is_curr && e.on_rq ? 1 : 0);
-    if (t.state == TaskState::running || t.state == TaskState::runnable) {
-      const CfsRq* own = static_cast<std::size_t>(t.cpu) < sim.nr_cpus()
-                             ? &cfs[sim.groups()[t.group].cfs_rq[t.cpu]]
-                             : nullptr;
-      std::string why;
-      if (!e.on_rq) why = "is not queued";
-      else if (places != 1) why = fmt("is queued %u times", places);
-      else if (!own || e.cfs_rq != sim.groups()[t.group].cfs_rq[t.cpu]) why = "is queued on the wrong cfs_rq";
-      else if (t.allowed.any() && !t.allowed.test(t.cpu)) why = fmt("runs on cpu%d outside its affinity", t.cpu);
-      else
-        for (int32_t x = e.parent; x >= 0; x = se[x].parent)
-          if (!se[x].on_rq) {
-            why = entity_name(sim, x) + " above it is not queued";
-            break;
-          }
-      if (!why.empty())
-        fail(sim, step, kRunnableQueuedOnce, fmt("%s task %s %s", std::string(to_string(t.state)).c_str(),
-                                                 t.name.c_str(), why.c_str()));
-    } else if (e.on_rq || occurrences_[t.se] || is_curr) {
-      fail(sim, step, kSleepingNotQueued,
-           fmt("%s task %s: on_rq %d, timeline nodes %u, curr %d", std::string(to_string(t.state)).c_str(),
-               t.name.c_str(), int(e.on_rq), occurrences_[t.se], int(is_curr)));
-    }
-  }
-
-  // Per CPU: the running task's chain is curr everywhere; idle means empty.
-  for (const Rq& r : sim.rqs()) {
-    const CfsRq& root = cfs[r.cfs];
-    if (r.curr >= 0) {
-      const Task& t = tasks[r.curr];
-      std::string why;
-      if (t.state != TaskState::running) why = fmt("its state is %s", std::string(to_string(t.state)).c_str());
-      else if (t.cpu != r.cpu) why = fmt("the task says cpu%d", t.cpu);
-      else
-        for (int32_t x = t.se; x >= 0; x = se[x].parent)
-          if (cfs[se[x].cfs_rq].curr != x) {
-            why = "cfs_rq " + cfs_rq_name(sim, se[x].cfs_rq) + " has curr " +
-                  entity_name(sim, cfs[se[x].cfs_rq].curr);
-            break;
-          }
-      if (!why.empty())
-        fail(sim, step, kCurrChain, fmt("cpu%d runs %s but %s", r.cpu, t.name.c_str(), why.c_str()));
-    } else if (root.nr_running != 0 || root.curr >= 0) {
-      fail(sim, step, kCurrChain,
-           fmt("cpu%d is idle with nr_running %u and root curr %s", r.cpu, root.nr_running,
-               entity_name(sim, root.curr).c_str()));
-    }
-  }
-  for (std::size_t ti = 0; ti < tasks.size(); ++ti)
-    if (tasks[ti].state == TaskState::running && sim.rqs()[tasks[ti].cpu].curr != int32_t(ti))
-      fail(sim, step, kCurrChain, fmt("task %s is marked running but cpu%d runs something else",
-                                      tasks[ti].name.c_str(), tasks[ti].cpu));
+  for (const Rq& r : s.rq) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
+  for (auto& [row, detail] : found_) fail(s, step, row, std::move(detail));
+  found_.clear();
   return failed_now_;
 }
 

@@ -1,18 +1,20 @@
-// The one invariant checker (DESIGN "Layers"): every engine and `cfsv run`
-// check the model's state with it after each op and event. Each invariant has
-// a stable name and a one-line statement (all_invariants()).
+// The invariants of the model's state, a registry of small named checks
+// (invariants.cpp: one row each, a stable name, a one-line statement and a
+// function), and the one checker that every engine and `cfsv run` use after
+// each op and event (or every Nth: SimOptions::check_every).
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "ids.h"
 #include "scenario.h"
+#include "sched.h"
 
 namespace cfsv {
-
-class Sim;
 
 struct InvariantInfo {
   std::string_view name;
@@ -36,12 +38,32 @@ struct Step {
   const Op* op = nullptr;
 };
 
+// What the checks read besides the state, gathered as the checker goes: the
+// sums over the queued entities first, then each cfs_rq's timeline just
+// before that cfs_rq's checks (so per-entity facts are complete before the
+// task checks); and what the checker remembers between checks.
+struct InvariantCensus {
+  struct Queue {                // per cfs_rq, over the entities queued on it
+    uint64_t sum_load = 0;      // their weights
+    uint32_t nr = 0, h_nr = 0;  // how many; the tasks queued in its subtree
+  };
+  struct Entity {
+    uint32_t nodes = 0;     // timeline nodes naming it
+    bool own_curr = false;  // the curr of its own cfs_rq
+  };
+  IdVec<CfsRqId, Queue> queue;
+  IdVec<EntityId, Entity> entity;
+  std::vector<TimelineKey> timeline;           // the nodes of the cfs_rq being checked, in order
+  std::vector<EntityId> lost;                  // entities queued on no cfs_rq
+  IdVec<CfsRqId, uint64_t> last_min_vruntime;  // as of the previous check
+};
+
 class InvariantChecker {
  public:
   explicit InvariantChecker(std::size_t max_kept = 100) : max_kept_(max_kept) {}
-  // Checks every invariant against the simulator's state; returns how many
-  // were violated now. Remembers min_vruntime per cfs_rq between calls.
-  std::size_t check(const Sim& sim, const Step& step);
+  // Checks every invariant against the scheduler's state; returns how many
+  // violations it found now. Remembers min_vruntime per cfs_rq between calls.
+  std::size_t check(const Sched& s, const Step& step);
 
   // The first max_kept violations, in order.
   const std::vector<Violation>& violations() const { return kept_; }
@@ -52,22 +74,20 @@ class InvariantChecker {
   bool ok() const { return total_ == 0; }
 
  private:
-  void fail(const Sim& sim, const Step& step, std::size_t inv, std::string detail);
+  void fail(const Sched& s, const Step& step, std::size_t inv, std::string detail);
 
   std::size_t max_kept_;
   std::vector<Violation> kept_;
   uint64_t total_ = 0, checks_ = 0;
   std::vector<uint64_t> per_invariant_;
   std::size_t failed_now_ = 0;
-  // Scratch and history, reused across calls (no allocation once sized).
-  std::vector<uint64_t> last_min_vruntime_;
-  std::vector<uint64_t> sum_load_;
-  std::vector<uint32_t> count_nr_, count_h_, occurrences_;
+  InvariantCensus census_;         // reused across calls (no allocation once sized)
+  std::vector<std::pair<std::size_t, std::string>> found_;  // (invariant, detail) of this check
 };
 
 // Names for reports.
-std::string cfs_rq_name(const Sim& sim, int32_t cfs_rq);  // "/g0@cpu3"
-std::string entity_name(const Sim& sim, int32_t se);      // "task t0" / "group /g0@cpu3"
-std::string describe(const Sim& sim, const Step& step);
+std::string cfs_rq_name(const Sched& s, CfsRqId cfs_rq);  // "/g0@cpu3"
+std::string entity_name(const Sched& s, EntityId se);      // "task t0" / "group /g0@cpu3"; "none"
+std::string describe(const Sched& s, const Step& step);
 
 }  // namespace cfsv

@@ -10,6 +10,7 @@
 // after each. The RapidCheck generators (properties/sim_gen.h) share OpScope.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "overloaded.h"
 #include "scenario.h"
 #include "scenario_text.h"
 
@@ -68,34 +70,73 @@ struct OpScope {
   // names CPUs of the topology. (Whether a task is still alive is the
   // model's question, as it is for the parser.)
   bool can_apply(const Op& o) const {
-    if (const auto* s = std::get_if<op::Spawn>(&o))
-      return !has_task(s->task.name) && depth_of(s->task.group) >= 0 && cpus_fit(s->task.cpus);
-    if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
-      const int pd = depth_of(parent_of(g->group.path));
-      return depth_of(g->group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
-    }
-    if (const auto* s = std::get_if<op::SetShares>(&o)) return depth_of(s->group) > 0;
-    if (const auto* m = std::get_if<op::MoveTask>(&o)) return has_task(m->task) && depth_of(m->group) >= 0;
-    if (const auto* a = std::get_if<op::SetAffinity>(&o)) return has_task(a->task) && cpus_fit(a->cpus);
-    if (const auto* e = std::get_if<op::Exit>(&o)) return has_task(e->task);
-    if (const auto* s = std::get_if<op::Sleep>(&o)) return has_task(s->task);
-    if (const auto* w = std::get_if<op::Wake>(&o)) return has_task(w->task);
-    if (const auto* n = std::get_if<op::SetNice>(&o)) return has_task(n->task);
-    return std::holds_alternative<op::Advance>(o);
+    return std::visit(
+        Overloaded{
+            [&](const op::Spawn& s) {
+              return !has_task(s.task.name) && depth_of(s.task.group) >= 0 && cpus_fit(s.task.cpus);
+            },
+            [&](const op::Exit& e) { return has_task(e.task); },
+            [&](const op::Sleep& s) { return has_task(s.task); },
+            [&](const op::Wake& w) { return has_task(w.task); },
+            [&](const op::SetNice& n) { return has_task(n.task); },
+            [&](const op::SetAffinity& a) { return has_task(a.task) && cpus_fit(a.cpus); },
+            [&](const op::CreateGroup& g) {
+              const int pd = depth_of(parent_of(g.group.path));
+              return depth_of(g.group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
+            },
+            [&](const op::SetShares& s) { return depth_of(s.group) > 0; },
+            [&](const op::MoveTask& m) { return has_task(m.task) && depth_of(m.group) >= 0; },
+            [](const op::Advance&) { return true; },
+        },
+        o);
   }
   // Declares what the op creates; an advance moves the clock.
   void note(const Op& o) {
-    if (const auto* s = std::get_if<op::Spawn>(&o)) {
-      tasks.push_back(s->task.name);
-      next_task++;
-    } else if (const auto* g = std::get_if<op::CreateGroup>(&o)) {
-      groups.emplace_back(g->group.path, depth_of(parent_of(g->group.path)) + 1);
-      next_group++;
-    } else if (const auto* a = std::get_if<op::Advance>(&o)) {
-      now += a->by;
-    }
+    std::visit(Overloaded{
+                   [&](const op::Spawn& s) {
+                     tasks.push_back(s.task.name);
+                     next_task++;
+                   },
+                   [&](const op::CreateGroup& g) {
+                     groups.emplace_back(g.group.path, depth_of(parent_of(g.group.path)) + 1);
+                     next_group++;
+                   },
+                   [&](const op::Advance& a) { now += a.by; },
+                   [](const op::Exit&) {},
+                   [](const op::Sleep&) {},
+                   [](const op::Wake&) {},
+                   [](const op::SetNice&) {},
+                   [](const op::SetAffinity&) {},
+                   [](const op::SetShares&) {},
+                   [](const op::MoveTask&) {},
+               },
+               o);
   }
 };
+
+// How often the generators (this decoder, properties/sim_gen.h) pick each
+// kind of op, in Op's order. A new op needs its weight here.
+constexpr unsigned kOpWeight[] = {
+    2,  // spawn
+    1,  // exit
+    1,  // sleep
+    2,  // wake
+    1,  // set_nice
+    1,  // set_affinity
+    1,  // create_group
+    1,  // set_shares
+    2,  // move_task
+    4,  // advance
+};
+static_assert(std::size(kOpWeight) == std::variant_size_v<Op>, "kOpWeight: one weight per kind of Op");
+
+// A default op of kind k (Op's k-th alternative), for the generators to fill in.
+inline Op default_op(std::size_t k) {
+  static constexpr auto kMake = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<Op (*)(), sizeof...(I)>{+[]() -> Op { return std::variant_alternative_t<I, Op>{}; }...};
+  }(std::make_index_sequence<std::variant_size_v<Op>>{});
+  return kMake[k]();
+}
 
 // Bounds of a decoded scenario (they keep one fuzz execution short).
 struct DecodeOptions {
@@ -119,18 +160,16 @@ template <class Reader> class OpsDecoder {
   OpsDecoder(Reader& r, DecodeOptions o) : r_(r), o_(o) {}
 
   Scenario scenario() {
-    static constexpr const char* kProfiles[] = {"v5.15", "v3.10", "v4.4"};
     static constexpr uint64_t kHz[] = {1000, 250, 100, 300};
-    static constexpr Feature kFeatures[] = {Feature::flat_slice, Feature::start_debit, Feature::gentle_fair_sleepers,
-                                            Feature::next_buddy, Feature::last_buddy, Feature::wakeup_preemption,
-                                            Feature::move_task_skip_same_group};
     Scenario s;
-    s.kernel = kProfiles[r_.range(0, 2)];
+    const auto profiles = profiles_default_first();
+    s.kernel = profiles[r_.range(0, profiles.size() - 1)]->name;
     const auto cpus = static_cast<unsigned>(r_.range(1, std::max(1u, o_.max_cpus)));
     s.topology = cpus % 2 == 0 && r_.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
     if (const uint64_t hz = r_.range(0, 4)) s.settings.push_back({"hz", kHz[hz - 1]});
-    for (Feature f : kFeatures)  // 0: profile default, 1: off, 2: on
-      if (const uint64_t v = r_.range(0, 2)) s.feature_overrides.emplace_back(f, v == 2);
+    for (const FeatureInfo& f : all_features())  // 0: profile default, 1: off, 2: on
+      if (f.generators_vary)
+        if (const uint64_t v = r_.range(0, 2)) s.feature_overrides.emplace_back(f.feature, v == 2);
     scope_ = OpScope::of(s);
     for (uint64_t n = r_.range(0, std::min(3u, o_.max_groups)); n > 0 && scope_.group_has_room(); --n) {
       s.groups.push_back(group());
@@ -211,50 +250,45 @@ template <class Reader> class OpsDecoder {
     std::tie(g.shares, g.weight) = shares();
     return g;
   }
+  // An op of a kind picked by kOpWeight; an advance when that kind cannot be
+  // formed here (it needs a task, a non-root group, or room for a group).
   Op op() {
+    static constexpr unsigned kTotal = [] {
+      unsigned t = 0;
+      for (unsigned w : kOpWeight) t += w;
+      return t;
+    }();
+    uint64_t pick = r_.range(0, kTotal - 1);
+    std::size_t kind = 0;
+    while (pick >= kOpWeight[kind]) pick -= kOpWeight[kind++];
+    Op o = default_op(kind);
     const bool have_tasks = !scope_.tasks.empty();
-    switch (r_.range(0, 15)) {
-      case 0:
-      case 1:
-        if (scope_.tasks.size() < o_.max_tasks) return op::Spawn{task()};
-        break;
-      case 2:
-        if (have_tasks) return op::Exit{task_name()};
-        break;
-      case 3:
-        if (have_tasks) return op::Sleep{task_name()};
-        break;
-      case 4:
-      case 5:
-        if (have_tasks) return op::Wake{task_name()};
-        break;
-      case 6:
-        if (have_tasks) return op::SetNice{task_name(), nice()};
-        break;
-      case 7:
-        if (have_tasks) return op::SetAffinity{task_name(), affinity()};
-        break;
-      case 8:
-        if (scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room()) return op::CreateGroup{group()};
-        break;
-      case 9:
-        if (scope_.groups.size() > 1) {
-          const std::string g = group_path(1);
-          const auto [sh, w] = shares();
-          return op::SetShares{g, sh, w};
-        }
-        break;
-      case 10:
-      case 11:
-        if (have_tasks) {
-          const std::string t = task_name();
-          return op::MoveTask{t, task_group()};
-        }
-        break;
-      default: break;
-    }
+    const bool formed = std::visit(
+        Overloaded{
+            [&](op::Spawn& s) { return scope_.tasks.size() < o_.max_tasks && (s.task = task(), true); },
+            [&](op::Exit& e) { return have_tasks && (e.task = task_name(), true); },
+            [&](op::Sleep& s) { return have_tasks && (s.task = task_name(), true); },
+            [&](op::Wake& w) { return have_tasks && (w.task = task_name(), true); },
+            [&](op::SetNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
+            [&](op::SetAffinity& a) { return have_tasks && (a.task = task_name(), a.cpus = affinity(), true); },
+            [&](op::CreateGroup& g) {
+              return scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room() && (g.group = group(), true);
+            },
+            [&](op::SetShares& sh) {
+              if (scope_.groups.size() <= 1) return false;
+              sh.group = group_path(1);
+              std::tie(sh.shares, sh.weight) = shares();
+              return true;
+            },
+            [&](op::MoveTask& m) { return have_tasks && (m.task = task_name(), m.group = task_group(), true); },
+            [&](op::Advance& a) { return a.by = advance(), true; },
+        },
+        o);
+    return formed ? o : op::Advance{advance()};
+  }
+  Nanos advance() {
     const Nanos left = o_.max_time > scope_.now ? o_.max_time - scope_.now : 1;
-    return op::Advance{duration(1, std::clamp<Nanos>(left, 1, o_.max_advance))};
+    return duration(1, std::clamp<Nanos>(left, 1, o_.max_advance));
   }
 
   Reader& r_;

@@ -108,7 +108,7 @@ struct Setting {
 };
 
 struct Scenario {
-  std::string kernel = "v5.15";  // profile name
+  std::string kernel{kDefaultProfile};  // profile name
   Topology topology;
   std::vector<Setting> settings;
   std::vector<std::pair<Feature, bool>> feature_overrides;
@@ -116,7 +116,6 @@ struct Scenario {
   std::vector<TaskSpec> tasks;  // spawned at time 0, in order
   std::vector<TimedOp> ops;     // `at <time> <op>`, in time order
   Nanos duration = 0;           // `run <duration>`
-  uint64_t seed = 0;            // `seed N`: tie-breaking randomness, 0 = none
   bool operator==(const Scenario&) const = default;
 };
 

@@ -540,7 +540,7 @@ class Parser {
   void st_seed() {
     once(seen_seed_);
     expect_args(1, 1, "seed N");
-    s_.seed = number(toks_[1].text, toks_[1].col, "seed", 0, UINT64_MAX);
+    number(toks_[1].text, toks_[1].col, "seed", 0, UINT64_MAX);  // checked, then unused: the model has no randomness
   }
 
   // ---- whole-file checks -------------------------------------------------
@@ -821,7 +821,6 @@ std::string print_scenario(const Scenario& s) {
   kvs.clear();
   for (const auto& [f, on] : s.feature_overrides) kvs.emplace_back(std::string(to_string(f)), on ? "on" : "off");
   keyed_lines("feature", kvs);
-  if (s.seed) line("seed " + std::to_string(s.seed));
   for (const GroupSpec& g : s.groups) line("group " + g.path + " " + shares_text(g));
   for (const TaskSpec& t : s.tasks) line("task " + t.name + " " + task_fields(t));
   for (const TimedOp& o : s.ops) line("at " + format_duration(o.at) + " " + op_text(o.op));

@@ -8,12 +8,12 @@
 namespace cfsv {
 
 namespace {
-int32_t pid_of(const Sim& sim, int32_t who, int32_t cpu) {
-  if (who >= 0) return sim.tasks()[who].pid;
-  return who == kIdle ? 0 : 10 + cpu;
+int32_t pid_of(const Sim& sim, TaskId who, CpuId cpu) {
+  if (who) return sim.tasks()[who].pid;
+  return who == kIdle ? 0 : 10 + cpu.v;
 }
-int prio_of(const Sim& sim, int32_t who) {
-  if (who >= 0) return 120 + sim.tasks()[who].nice;
+int prio_of(const Sim& sim, TaskId who) {
+  if (who) return 120 + sim.tasks()[who].nice;
   return who == kIdle ? 120 : 0;
 }
 const char* state_letter(TaskState s) {
@@ -44,24 +44,24 @@ std::string micros(Nanos ns) {
 }
 }  // namespace
 
-std::string comm_of(const Sim& sim, int32_t who, int32_t cpu) {
-  if (who >= 0) return sim.tasks()[who].name;
-  return (who == kIdle ? "swapper/" : "migration/") + std::to_string(cpu);
+std::string comm_of(const Sim& sim, TaskId who, CpuId cpu) {
+  if (who) return sim.tasks()[who].name;
+  return (who == kIdle ? "swapper/" : "migration/") + std::to_string(cpu.v);
 }
 
-std::string perf_sched_switch_lines(const Sim& sim, int cpu) {
+std::string perf_sched_switch_lines(const Sim& sim, CpuId cpu) {
   std::string out;
   char head[96];
   for (const SwitchEvent& s : sim.trace().switches) {
-    if (cpu >= 0 && s.cpu != cpu) continue;
+    if (cpu && s.cpu != cpu) continue;
     const std::string prev = comm_of(sim, s.prev, s.cpu), next = comm_of(sim, s.next, s.cpu);
     char secs[40];
     std::snprintf(secs, sizeof secs, "%" PRIu64 ".%06" PRIu64, s.t / 1000000000, (s.t % 1000000000) / 1000);
-    std::snprintf(head, sizeof head, "%16s %5d [%03d] %12s: ", prev.c_str(), pid_of(sim, s.prev, s.cpu), s.cpu, secs);
+    std::snprintf(head, sizeof head, "%16s %5d [%03d] %12s: ", prev.c_str(), pid_of(sim, s.prev, s.cpu), s.cpu.v, secs);
     out += head;
     out += "sched:sched_switch: prev_comm=" + prev + " prev_pid=" + std::to_string(pid_of(sim, s.prev, s.cpu)) +
            " prev_prio=" + std::to_string(prio_of(sim, s.prev)) + " prev_state=" +
-           (s.prev >= 0 ? state_letter(s.prev_state) : "R") + " ==> next_comm=" + next +
+           (s.prev ? state_letter(s.prev_state) : "R") + " ==> next_comm=" + next +
            " next_pid=" + std::to_string(pid_of(sim, s.next, s.cpu)) +
            " next_prio=" + std::to_string(prio_of(sim, s.next)) + "\n";
   }
@@ -78,16 +78,16 @@ void write_perfetto_json(const Sim& sim, std::ostream& out) {
     out << ",\n{\"name\":";
     json_string(out, sim.tasks()[s.task].name);
     out << ",\"cat\":\"sched\",\"ph\":\"X\",\"ts\":" << micros(s.start) << ",\"dur\":" << micros(s.end - s.start)
-        << ",\"pid\":0,\"tid\":" << s.cpu << ",\"args\":{\"cpu\":" << s.cpu
+        << ",\"pid\":0,\"tid\":" << s.cpu.v << ",\"args\":{\"cpu\":" << s.cpu.v
         << ",\"pid\":" << sim.tasks()[s.task].pid << "}}";
   }
   out << "\n]}\n";
 }
 
-std::map<Nanos, uint64_t> stretch_histogram(const Sim& sim, int cpu) {
+std::map<Nanos, uint64_t> stretch_histogram(const Sim& sim, CpuId cpu) {
   std::map<Nanos, uint64_t> h;
   for (const Stretch& s : sim.stretches_until_now())
-    if (cpu < 0 || s.cpu == cpu) ++h[s.end - s.start];
+    if (!cpu || s.cpu == cpu) ++h[s.end - s.start];
   return h;
 }
 

@@ -15,8 +15,8 @@ namespace cfsv {
 //   "              sh  2724 [003]   152.528010: sched:sched_switch: prev_comm=sh
 //    prev_pid=2724 prev_prio=120 prev_state=R ==> next_comm=sh next_pid=2779 next_prio=120"
 // (one line). The idle task is swapper/N (pid 0), the stopper migration/N.
-// cpu < 0: every CPU; otherwise only that CPU's switches (perf script -C N).
-std::string perf_sched_switch_lines(const Sim& sim, int cpu = -1);
+// No cpu: every CPU; otherwise only that CPU's switches (perf script -C N).
+std::string perf_sched_switch_lines(const Sim& sim, CpuId cpu = {});
 
 // Chrome trace-event JSON (opens in ui.perfetto.dev): one "ph":"X" event per
 // stretch a task ran, named by the task, on a track per CPU (pid 0, tid =
@@ -24,13 +24,13 @@ std::string perf_sched_switch_lines(const Sim& sim, int cpu = -1);
 void write_perfetto_json(const Sim& sim, std::ostream& out);
 
 // Stretch lengths (ns) -> how many stretches had that length, for one CPU
-// (cpu < 0: all). Stretches still running at now() are included.
-std::map<Nanos, uint64_t> stretch_histogram(const Sim& sim, int cpu = -1);
+// (no cpu: all). Stretches still running at now() are included.
+std::map<Nanos, uint64_t> stretch_histogram(const Sim& sim, CpuId cpu = {});
 
 // "1.000ms x 950, 2.000ms x 10, ..." most common first (at most `top`).
 std::string format_histogram(const std::map<Nanos, uint64_t>& h, std::size_t top = 8);
 
-// The name perf shows for a task index, kIdle or kStopper on a CPU.
-std::string comm_of(const Sim& sim, int32_t who, int32_t cpu);
+// The name perf shows for a task, kIdle or kStopper on a CPU.
+std::string comm_of(const Sim& sim, TaskId who, CpuId cpu);
 
 }  // namespace cfsv

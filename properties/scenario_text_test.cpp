@@ -126,7 +126,6 @@ TEST(ScenarioStatements, KernelTopologySetFeatureSeed) {
   const std::vector<std::pair<Feature, bool>> features = {
       {Feature::flat_slice, true}, {Feature::start_debit, false}, {Feature::flat_slice, false}};
   EXPECT_EQ(s.feature_overrides, features);
-  EXPECT_EQ(s.seed, UINT64_MAX);
   EXPECT_EQ(s.duration, 200'000'000u);
 }
 
@@ -273,7 +272,6 @@ TEST(ScenarioStatements, CanonicalPrint) {
             "topology sockets=1 cores=4 threads=1\n"
             "set min_granularity=2.25ms scaling=linear\n"
             "feature flat_slice=on\n"
-            "seed 7\n"
             "group /g0 weight=100\n"
             "task t0 group=/g0 nice=0 cpus=2-3 run=busy\n"
             "at 50ms spawn t1 group=/ nice=0 run=1ms sleep=0ns\n"
@@ -563,7 +561,6 @@ rc::Gen<Scenario> any_scenario() {
     for (int i = 0, n = *rc::gen::inRange(0, 4); i < n; ++i)
       s.feature_overrides.emplace_back(static_cast<Feature>(*rc::gen::inRange<unsigned>(0, kFeatureCount)),
                                        *rc::gen::arbitrary<bool>());
-    s.seed = *rc::gen::oneOf(rc::gen::just(uint64_t{0}), rc::gen::arbitrary<uint64_t>());
 
     std::vector<std::string> groups = {"/"};
     auto new_group = [&](std::string name) {

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <memory_resource>
-#include <set>
 #include <sstream>
 
 #include "model/arith/fair_math.h"
+#include "model/deterministic_random.h"
 #include "model/invariants.h"
 #include "model/sim.h"
 #include "model/trace.h"
@@ -21,29 +21,20 @@ using simtest::basic;
 using simtest::cpus;
 using simtest::task;
 constexpr Nanos kMs = 1'000'000;
-const char* const kProfiles[] = {"v3.10", "v4.4", "v5.15"};
 
 std::string first_violation(const Sim& sim) {
   return sim.checker()->violations().empty() ? "" : sim.checker()->violations().front().to_string();
 }
 
-// A small deterministic generator (no <random> distributions: DESIGN "Reproducibility").
-struct Lcg {
-  uint64_t s;
-  uint32_t next() {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return uint32_t(s >> 33);
-  }
-  uint32_t below(uint32_t n) { return next() % n; }
-};
-
 TEST(SimCore, RandomOpSequencesKeepEveryInvariant) {
-  for (const char* profile : kProfiles) {
+  for (const Profile& p : all_profiles()) {
+    const std::string profile(p.name);
     for (uint64_t seed = 1; seed <= 6; ++seed) {
       Scenario sc = basic(profile, 3);
       sc.groups = {{"/a", 1024}, {"/a/b", 512}, {"/c", 3000}};
       Sim sim(sc);
-      Lcg r{seed};
+      DeterministicRandom r{seed};
+      const auto cpu = [&] { return cpus({unsigned(r.below(3))}); };
       const std::vector<std::string> groups = {"/", "/a", "/a/b", "/c"};
       int spawned = 0;
       for (int step = 0; step < 400; ++step) {
@@ -55,14 +46,14 @@ TEST(SimCore, RandomOpSequencesKeepEveryInvariant) {
             TaskSpec t = task("t" + std::to_string(spawned++), int(r.below(40)) - 20, groups[r.below(4)]);
             if (r.below(3) == 0) t.behaviour = RunPeriodic{(1 + r.below(5)) * 300'000, Nanos{(1 + r.below(5)) * 700'000}};
             else if (r.below(3) == 0) t.behaviour = RunWallclock{(1 + r.below(4)) * kMs, Nanos{3 * kMs}};
-            if (r.below(3) == 0) t.cpus = cpus({r.below(3)});
+            if (r.below(3) == 0) t.cpus = cpu();
             op = op::Spawn{t};
             break;
           }
           case 2: op = op::Sleep{name}; break;
           case 3: op = op::Wake{name}; break;
           case 4: op = op::SetNice{name, int(r.below(40)) - 20}; break;
-          case 5: op = op::SetAffinity{name, r.below(2) ? cpus({r.below(3)}) : CpuMask{}}; break;
+          case 5: op = op::SetAffinity{name, r.below(2) ? cpu() : CpuMask{}}; break;
           case 6: op = op::MoveTask{name, groups[r.below(4)]}; break;
           case 7: op = op::SetShares{groups[1 + r.below(3)], 2 + r.below(4000)}; break;
           case 8: op = op::Exit{name}; break;
@@ -81,14 +72,15 @@ TEST(SimCore, RandomOpSequencesKeepEveryInvariant) {
 // Two busy tasks, nice 0 and nice 5, on one CPU: CPU time in the ratio of
 // their weights, 1024 : 335, within 1% over 10 s.
 TEST(SimCore, BusyTasksShareOneCpuByWeight) {
-  for (const char* profile : kProfiles) {
+  for (const Profile& p : all_profiles()) {
+    const std::string profile(p.name);
     Scenario sc = basic(profile, 1);
     sc.tasks = {task("n0", 0), task("n5", 5)};
     sc.duration = 10'000 * kMs;
     Sim sim(sc);
     sim.run();
     ASSERT_TRUE(sim.checker()->ok()) << first_violation(sim);
-    const double a = double(sim.cpu_time(0)), b = double(sim.cpu_time(1));
+    const double a = double(sim.cpu_time(TaskId(0))), b = double(sim.cpu_time(TaskId(1)));
     EXPECT_EQ(a + b, 10'000.0 * kMs);
     EXPECT_NEAR(a / b, 1024.0 / 335.0, 0.01 * 1024.0 / 335.0) << profile;
   }
@@ -97,7 +89,8 @@ TEST(SimCore, BusyTasksShareOneCpuByWeight) {
 // Two groups with shares 2048 and 1024, two busy tasks each, one CPU: the
 // groups get 2/3 and 1/3 within 1%, and tasks inside a group split evenly.
 TEST(SimCore, GroupsShareOneCpuByShares) {
-  for (const char* profile : kProfiles) {
+  for (const Profile& p : all_profiles()) {
+    const std::string profile(p.name);
     Scenario sc = basic(profile, 1);
     sc.groups = {{"/big", 2048}, {"/small", 1024}};
     sc.tasks = {task("b0", 0, "/big"), task("b1", 0, "/big"), task("s0", 0, "/small"), task("s1", 0, "/small")};
@@ -105,11 +98,11 @@ TEST(SimCore, GroupsShareOneCpuByShares) {
     Sim sim(sc);
     sim.run();
     ASSERT_TRUE(sim.checker()->ok()) << first_violation(sim);
-    const double big = double(sim.cpu_time(0) + sim.cpu_time(1));
-    const double small = double(sim.cpu_time(2) + sim.cpu_time(3));
+    const auto cpu = [&](int t) { return double(sim.cpu_time(TaskId(t))); };
+    const double big = cpu(0) + cpu(1), small = cpu(2) + cpu(3);
     EXPECT_NEAR(big / (big + small), 2.0 / 3.0, 0.01) << profile;
-    EXPECT_NEAR(double(sim.cpu_time(0)) / double(sim.cpu_time(1)), 1.0, 0.02) << profile;
-    EXPECT_NEAR(double(sim.cpu_time(2)) / double(sim.cpu_time(3)), 1.0, 0.02) << profile;
+    EXPECT_NEAR(cpu(0) / cpu(1), 1.0, 0.02) << profile;
+    EXPECT_NEAR(cpu(2) / cpu(3), 1.0, 0.02) << profile;
   }
 }
 
@@ -126,10 +119,11 @@ TEST(SimCore, GroupEntityWeightFollowsTheLoadSplitAcrossCpus) {
   const TaskGroup& g = sim.groups()[sim.group_index("/g")];
   // Only local events reweight: CPU 0's entity still has the weight it got
   // when x was enqueued alone, until CPU 0's next tick (update_cfs_shares).
-  EXPECT_EQ(sim.entities()[g.se[0]].load.weight, 1024u);
+  const CpuId c0(0), c1(1);
+  EXPECT_EQ(sim.entities()[g.se[c0]].load.weight, 1024u);
   sim.run_until(kMs);
-  EXPECT_EQ(sim.entities()[g.se[0]].load.weight, 1024u / 3);  // 1024 * 1024 / 3072
-  EXPECT_EQ(sim.entities()[g.se[1]].load.weight, 2048u / 3);
+  EXPECT_EQ(sim.entities()[g.se[c0]].load.weight, 1024u / 3);  // 1024 * 1024 / 3072
+  EXPECT_EQ(sim.entities()[g.se[c1]].load.weight, 2048u / 3);
   EXPECT_EQ(calc_group_shares_instant<uint64_t>(1024, 0, 0), kFairMinShares);
 }
 
@@ -142,18 +136,18 @@ TEST(SimCore, PlaceEntityOfAWakingTask) {
     sc.feature_overrides = {{Feature::gentle_fair_sleepers, gentle}};
     sc.tasks = {task("busy"), task("sleeper")};
     Sim sim(sc);
-    const int32_t s = sim.task_index("sleeper");
-    const int32_t se = sim.tasks()[s].se;
+    const TaskId s = sim.task_index("sleeper");
+    const EntityId se = sim.tasks()[s].se;
     sim.run_until(5 * kMs);
     sim.apply(op::Sleep{"sleeper"});
     sim.run_until(500 * kMs);
-    const CfsRq& root = sim.cfs_rqs()[sim.rqs()[0].cfs];
+    const CfsRq& root = sim.cfs_rqs()[sim.rqs()[CpuId(0)].cfs];
     sim.apply(op::Wake{"sleeper"});
     const uint64_t thresh = gentle ? sim.tunables().latency_ns / 2 : sim.tunables().latency_ns;
     // Waking preempts the busy task (it is far ahead), so the sleeper now runs
     // with exactly the placed vruntime (no time passed).
     EXPECT_EQ(sim.entities()[se].vruntime, root.min_vruntime - thresh) << "gentle=" << gentle;
-    EXPECT_EQ(sim.rqs()[0].curr, s);
+    EXPECT_EQ(sim.rqs()[CpuId(0)].curr, s);
     // A short sleep: it keeps its vruntime, which is ahead of the placement bound.
     sim.run_until(sim.now() + 40 * kMs);
     sim.apply(op::Sleep{"sleeper"});
@@ -175,10 +169,10 @@ TEST(SimCore, ForkPlacementFollowsStartDebit) {
     sc.tasks = {task("a", 0, "/g")};
     Sim sim(sc);
     sim.run_until(20 * kMs);  // a alone: /g's min_vruntime follows it
-    const int32_t gq = sim.groups()[1].cfs_rq[0];
+    const CfsRqId gq = sim.groups()[GroupId(1)].cfs_rq[CpuId(0)];
     const uint64_t base = sim.cfs_rqs()[gq].min_vruntime;
     sim.apply(op::Spawn{task("b", 0, "/g")});
-    const SchedEntity& b = sim.entities()[sim.tasks()[1].se];
+    const SchedEntity& b = sim.entities()[sim.tasks()[TaskId(1)].se];
     // vslice: period = latency 6 ms (2 tasks), 1/2 of it on /g, all of it
     // above; the kernel's fixed point gives 2999997 ns.
     EXPECT_EQ(int64_t(b.vruntime - base), debit ? 2'999'997 : 0) << "debit=" << debit;
@@ -193,7 +187,7 @@ TEST(SimCore, ForkOnAFreshCfsRqKeepsVruntimeZero) {
   sc.feature_overrides = {{Feature::start_debit, false}};
   sc.tasks = {task("a")};
   Sim sim(sc);
-  EXPECT_EQ(sim.entities()[sim.tasks()[0].se].vruntime, 0u);
+  EXPECT_EQ(sim.entities()[sim.tasks()[TaskId(0)].se].vruntime, 0u);
 }
 
 // A run= burst ends at its exact nanosecond, between ticks.
@@ -215,8 +209,8 @@ TEST(SimCore, BurstEndsAtTheExactNanosecond) {
   once.duration = 5 * kMs;
   Sim s2(once);
   s2.run();
-  EXPECT_EQ(s2.tasks()[0].state, TaskState::exited);
-  EXPECT_EQ(s2.cpu_time(0), 777u);
+  EXPECT_EQ(s2.tasks()[TaskId(0)].state, TaskState::exited);
+  EXPECT_EQ(s2.cpu_time(TaskId(0)), 777u);
   EXPECT_TRUE(s2.checker()->ok()) << first_violation(s2);
 }
 
@@ -228,13 +222,14 @@ TEST(SimCore, WallclockRuntimeEndsOnTheWallClock) {
   sc.duration = 100 * kMs;
   Sim sim(sc);
   sim.run_until(10 * kMs);
-  const Nanos got = sim.cpu_time(1);
+  const TaskId w = sim.task_index("w");
+  const Nanos got = sim.cpu_time(w);
   EXPECT_LT(got, 10 * kMs);
   EXPECT_GT(got, 2 * kMs);
   sim.run_until(10 * kMs + 1);
-  EXPECT_EQ(sim.tasks()[1].state, TaskState::sleeping);
+  EXPECT_EQ(sim.tasks()[w].state, TaskState::sleeping);
   sim.run_until(100 * kMs + 1);
-  EXPECT_NE(sim.tasks()[1].state, TaskState::sleeping);  // woke at 100 ms
+  EXPECT_NE(sim.tasks()[w].state, TaskState::sleeping);  // woke at 100 ms
   EXPECT_TRUE(sim.checker()->ok()) << first_violation(sim);
 }
 
@@ -245,7 +240,7 @@ TEST(SimCore, MinVruntimeWrapsFromItsInitialValue) {
   sc.settings = {{"hz", 10000}};  // 100 us ticks: many steps across the wrap
   sc.tasks = {task("a"), task("b", 3), task("c", -3), task("d", 7)};
   Sim sim(sc);
-  const CfsRq& root = sim.cfs_rqs()[sim.rqs()[0].cfs];
+  const CfsRq& root = sim.cfs_rqs()[sim.rqs()[CpuId(0)].cfs];
   EXPECT_GT(root.min_vruntime, uint64_t{1} << 63);  // still "negative"
   sim.run_until(100'000);
   sim.run_until(200 * kMs);
@@ -261,7 +256,7 @@ TEST(SimCore, TimelineOrdersAcrossTheWrap) {
   const uint64_t base = kInitMinVruntime;
   const int64_t offsets[] = {3'000'000, -5, 0, 1'048'575, 1'048'576, 2'000'000, 0};
   uint64_t seq = 0;
-  for (int64_t o : offsets) t.insert({base + uint64_t(o), seq++, int32_t(seq)});
+  for (int64_t o : offsets) t.insert({base + uint64_t(o), seq++, EntityId(seq)});
   std::vector<int64_t> got;
   for (const TimelineKey& k : t) got.push_back(int64_t(k.vruntime - base));
   EXPECT_EQ(got, (std::vector<int64_t>{-5, 0, 0, 1'048'575, 1'048'576, 2'000'000, 3'000'000}));
@@ -272,10 +267,9 @@ TEST(SimCore, TimelineOrdersAcrossTheWrap) {
   EXPECT_TRUE(vruntime_before(base + 1'048'575, base + 1'048'576));  // -1 before 0 as u64
 }
 
-// The same scenario and seed give byte-identical traces.
+// The same scenario gives byte-identical traces.
 TEST(SimCore, SameScenarioSameTrace) {
   Scenario sc = basic("v5.15", 4);
-  sc.seed = 7;
   sc.groups = {{"/a", 1024}, {"/b", 300}};
   for (int i = 0; i < 12; ++i) {
     TaskSpec t = task("t" + std::to_string(i), i % 7 - 3, i % 3 == 0 ? "/" : (i % 3 == 1 ? "/a" : "/b"));
@@ -308,7 +302,7 @@ TEST(SimCore, CheckerCatchesACorruptedModel) {
   Sim sim(sc);
   sim.run_until(3 * kMs);
   ASSERT_TRUE(sim.checker()->ok());
-  const int32_t gq = sim.groups()[1].cfs_rq[0];
+  const CfsRqId gq = sim.groups()[sim.group_index("/g")].cfs_rq[CpuId(0)];
   sim.mutable_cfs_rq(gq).load_weight += 1;  // corrupt a load
   sim.run_until(4 * kMs);                    // the next tick notices
   ASSERT_FALSE(sim.checker()->ok());
@@ -320,24 +314,14 @@ TEST(SimCore, CheckerCatchesACorruptedModel) {
   EXPECT_NE(invariant_by_name(v.invariant), nullptr);
 
   Sim s2(sc);
-  s2.mutable_cfs_rq(s2.rqs()[1].cfs).min_vruntime -= 5;  // min_vruntime goes backwards
+  s2.mutable_cfs_rq(s2.rqs()[CpuId(1)].cfs).min_vruntime -= 5;  // min_vruntime goes backwards
   EXPECT_FALSE(s2.check_now("corrupt"));
   EXPECT_EQ(s2.checker()->violations().front().invariant, "min-vruntime-monotonic");
 
   Sim s3(sc);
-  s3.mutable_cfs_rq(s3.rqs()[0].cfs).h_nr_running += 1;
+  s3.mutable_cfs_rq(s3.rqs()[CpuId(0)].cfs).h_nr_running += 1;
   EXPECT_FALSE(s3.check_now("corrupt"));
   EXPECT_EQ(s3.checker()->violations().front().invariant, "nr-running-consistent");
-}
-
-// Every invariant has a distinct stable name and a statement.
-TEST(SimCore, InvariantsAreNamed) {
-  std::set<std::string_view> names;
-  for (const InvariantInfo& i : all_invariants()) {
-    EXPECT_FALSE(i.statement.empty());
-    EXPECT_TRUE(names.insert(i.name).second) << i.name;
-  }
-  EXPECT_GE(names.size(), 7u);
 }
 
 // Tunables: scaled with the CPU count, then sysctl writes; in the sysctl era
@@ -369,7 +353,7 @@ TEST(SimCore, WakeupPreemption) {
     // preemption it runs at that very ns (it is placed latency/2 behind the hog).
     std::vector<Stretch> w;
     for (const Stretch& s : sim.stretches_until_now())
-      if (s.task == 1) w.push_back(s);
+      if (s.task == TaskId(1)) w.push_back(s);
     ASSERT_GE(w.size(), 2u);
     const bool woke_at_once = w[1].start == w[0].end + 20 * kMs;
     EXPECT_EQ(sim.counters().resched_wakeup > 0, on);
@@ -385,10 +369,11 @@ TEST(SimCore, PlacementIsLowestAllowedCpuWithFewestTasks) {
   sc.tasks[5].cpus = cpus({2, 3});
   Sim sim(sc);
   const int want[] = {0, 1, 2, 3, 0, 2};
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(sim.tasks()[i].cpu, want[i]) << sim.tasks()[i].name;
+  for (const TaskId i : sim.tasks().ids()) EXPECT_EQ(sim.tasks()[i].cpu, CpuId(want[i.index()])) << sim.tasks()[i].name;
   sim.apply(op::SetAffinity{"a", cpus({1})});
-  EXPECT_EQ(sim.tasks()[0].cpu, 1);
-  EXPECT_EQ(sim.tasks()[0].stats.migrations, 1u);
+  const Task& a = sim.tasks()[sim.task_index("a")];
+  EXPECT_EQ(a.cpu, CpuId(1));
+  EXPECT_EQ(a.stats.migrations, 1u);
   EXPECT_TRUE(sim.checker()->ok()) << first_violation(sim);
 }
 

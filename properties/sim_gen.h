@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/ops_decoder.h"
+#include "model/overloaded.h"
 #include "model/scenario.h"
 #include "model/scenario_text.h"
 #include "properties/generators.h"
@@ -112,61 +113,71 @@ inline rc::Gen<Nanos> gen_advance() {
   });
 }
 
-// The op kinds, one generator each.
-enum class OpKind { spawn, exit, sleep, wake, set_nice, set_affinity, create_group, set_shares, move_task, advance };
-
-// Whether an op of this kind can be formed at this point (it needs a task, a
-// non-root group, or a group with room below it).
-inline bool can_form(OpKind k, const SimNames& m) {
-  switch (k) {
-    case OpKind::spawn:
-    case OpKind::advance: return true;
-    case OpKind::create_group: return m.group_has_room();
-    case OpKind::set_shares: return m.groups.size() > 1;
-    default: return !m.tasks.empty();
-  }
+// Whether an op of the kind of `kind` (a default op of that kind) can be
+// formed at this point: it needs a task, a non-root group, or a group with
+// room below it.
+inline bool can_form(const Op& kind, const SimNames& m) {
+  const bool tasks = !m.tasks.empty();
+  return std::visit(Overloaded{
+                        [](const op::Spawn&) { return true; },
+                        [&](const op::Exit&) { return tasks; },
+                        [&](const op::Sleep&) { return tasks; },
+                        [&](const op::Wake&) { return tasks; },
+                        [&](const op::SetNice&) { return tasks; },
+                        [&](const op::SetAffinity&) { return tasks; },
+                        [&](const op::CreateGroup&) { return m.group_has_room(); },
+                        [&](const op::SetShares&) { return m.groups.size() > 1; },
+                        [&](const op::MoveTask&) { return tasks; },
+                        [](const op::Advance&) { return true; },
+                    },
+                    kind);
 }
 
-// An op of kind k; can_form(k, m) must hold.
-inline rc::Gen<Op> gen_op_of(OpKind k, const SimNames& m) {
-  return rc::gen::exec([k, m]() -> Op {
+// An op of the kind of `kind`; can_form(kind, m) must hold.
+inline rc::Gen<Op> gen_op_of(const Op& kind, const SimNames& m) {
+  return rc::gen::exec([kind, m]() -> Op {
     auto task = [&] { return m.tasks[*properties::gen_uniform(0, m.tasks.size() - 1)]; };
     auto group = [&](std::size_t first) { return m.groups[*properties::gen_uniform(first, m.groups.size() - 1)].first; };
-    switch (k) {
-      case OpKind::spawn: return op::Spawn{*gen_task_spec(m, "t" + std::to_string(m.next_task))};
-      case OpKind::exit: return op::Exit{task()};
-      case OpKind::sleep: return op::Sleep{task()};
-      case OpKind::wake: return op::Wake{task()};
-      case OpKind::set_nice: return op::SetNice{task(), *properties::gen_nice()};
-      case OpKind::set_affinity: return op::SetAffinity{task(), *gen_affinity(m.nr_cpus)};
-      case OpKind::create_group: return op::CreateGroup{*gen_group_spec(m)};
-      case OpKind::set_shares: {
-        const std::string g = group(1);
-        const auto [shares, weight] = *gen_shares();
-        return op::SetShares{g, shares, weight};
-      }
-      case OpKind::move_task: {
-        const std::string t = task();
-        return op::MoveTask{t, group(0)};
-      }
-      case OpKind::advance: break;
-    }
-    return op::Advance{*gen_advance()};
+    return std::visit(Overloaded{
+                          [&](const op::Spawn&) -> Op {
+                            return op::Spawn{*gen_task_spec(m, "t" + std::to_string(m.next_task))};
+                          },
+                          [&](const op::Exit&) -> Op { return op::Exit{task()}; },
+                          [&](const op::Sleep&) -> Op { return op::Sleep{task()}; },
+                          [&](const op::Wake&) -> Op { return op::Wake{task()}; },
+                          [&](const op::SetNice&) -> Op { return op::SetNice{task(), *properties::gen_nice()}; },
+                          [&](const op::SetAffinity&) -> Op { return op::SetAffinity{task(), *gen_affinity(m.nr_cpus)}; },
+                          [&](const op::CreateGroup&) -> Op { return op::CreateGroup{*gen_group_spec(m)}; },
+                          [&](const op::SetShares&) -> Op {
+                            const std::string g = group(1);
+                            const auto [shares, weight] = *gen_shares();
+                            return op::SetShares{g, shares, weight};
+                          },
+                          [&](const op::MoveTask&) -> Op {
+                            const std::string t = task();
+                            return op::MoveTask{t, group(0)};
+                          },
+                          [&](const op::Advance&) -> Op { return op::Advance{*gen_advance()}; },
+                      },
+                      kind);
   });
 }
 
-// Any op that can be formed at this point (advances and spawns weigh more).
+// Any op that can be formed at this point, its kind weighed by kOpWeight.
 inline rc::Gen<Op> gen_op(const SimNames& m) {
   return rc::gen::exec([m] {
-    static const std::vector<OpKind> kinds = {
-        OpKind::advance, OpKind::advance,      OpKind::advance,      OpKind::spawn,      OpKind::spawn,
-        OpKind::exit,    OpKind::sleep,        OpKind::wake,         OpKind::wake,       OpKind::set_nice,
-        OpKind::set_affinity, OpKind::create_group, OpKind::set_shares, OpKind::move_task};
-    std::vector<OpKind> ok;
-    for (OpKind k : kinds)
-      if (can_form(k, m)) ok.push_back(k);
-    return *gen_op_of(*gen_pick(ok), m);
+    std::vector<Op> kinds;
+    for (std::size_t k = 0; k < std::variant_size_v<Op>; ++k)
+      if (const Op kind = default_op(k); can_form(kind, m)) kinds.insert(kinds.end(), kOpWeight[k], kind);
+    return *gen_op_of(*gen_pick(kinds), m);
   });
+}
+
+// The profiles to pick from, shrinking toward the default.
+inline rc::Gen<std::string> gen_profile() {
+  std::vector<std::string> names;
+  for (const Profile* p : profiles_default_first()) names.emplace_back(p->name);
+  return gen_pick(names);
 }
 
 // A random hierarchy: profile, 1..4 CPUs, sometimes a hz setting and feature
@@ -175,13 +186,13 @@ inline rc::Gen<Op> gen_op(const SimNames& m) {
 inline rc::Gen<Scenario> gen_sim_scenario() {
   return rc::gen::exec([] {
     Scenario s;
-    s.kernel = *gen_pick<std::string>({"v5.15", "v3.10", "v4.4"});
+    s.kernel = *gen_profile();
     const unsigned cpus = static_cast<unsigned>(*properties::gen_uniform(1, 4));
     s.topology = cpus % 2 == 0 && *properties::gen_uniform(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
     if (*properties::gen_uniform(0, 2) == 2) s.settings.push_back({"hz", *gen_pick<uint64_t>({1000, 250, 100, 300})});
-    for (Feature f : {Feature::flat_slice, Feature::start_debit, Feature::gentle_fair_sleepers, Feature::next_buddy,
-                      Feature::last_buddy, Feature::wakeup_preemption, Feature::move_task_skip_same_group})
-      if (*properties::gen_uniform(0, 3) == 3) s.feature_overrides.emplace_back(f, *properties::gen_uniform(0, 1) == 1);
+    for (const FeatureInfo& f : all_features())
+      if (f.generators_vary && *properties::gen_uniform(0, 3) == 3)
+        s.feature_overrides.emplace_back(f.feature, *properties::gen_uniform(0, 1) == 1);
     SimNames m = SimNames::of(s);
     const auto groups = *properties::gen_uniform(0, 5);
     for (uint64_t i = 0; i < groups; ++i) {

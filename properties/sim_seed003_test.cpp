@@ -28,7 +28,7 @@ struct Dist {
 
 Dist cpu3_stretches(const Sim& sim) {
   Dist d;
-  d.h = stretch_histogram(sim, 3);
+  d.h = stretch_histogram(sim, CpuId(3));
   for (const auto& [len, n] : d.h) d.total += n;
   return d;
 }
@@ -38,22 +38,22 @@ TEST(SimSeed003, HierarchicalSliceSwitchesEveryTick) {
   sim.run();
   ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
   // The slice the tick uses for a task: 2.25 ms at the group level, times 1/4 above.
-  const int32_t t0 = sim.task_index("g0t0");
+  const TaskId t0 = sim.task_index("g0t0");
   EXPECT_LT(sim.sched_slice_of(sim.tasks()[t0].se), 600'000u);
   const Dist d = cpu3_stretches(sim);
   // ~1000 stretches of exactly 1 ms (the first may be shorter: ticks are on jiffies).
   EXPECT_GE(d.total, 990u);
   EXPECT_GE(d.at(1 * kMs), d.total - 2) << format_histogram(d.h);
   // Other CPUs stay idle: every task is pinned to CPU 3.
-  for (int c = 0; c < 3; ++c) EXPECT_EQ(sim.busy_ns(c), 0u);
-  EXPECT_EQ(sim.busy_ns(3), 1000 * kMs);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(sim.busy_ns(CpuId(c)), 0u);
+  EXPECT_EQ(sim.busy_ns(CpuId(3)), 1000 * kMs);
 }
 
 TEST(SimSeed003, FlatSliceSwitchesEveryThreeTicks) {
   Sim sim(simtest::seed003(true));
   sim.run();
   ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
-  const int32_t t0 = sim.task_index("g0t0");
+  const TaskId t0 = sim.task_index("g0t0");
   // 20 tasks: period 20 x 2.25 ms, this task's share 1/20 -> 2249998 ns with
   // v3.10's calc_delta_mine (just under min_granularity; __calc_delta: 2249997).
   EXPECT_EQ(sim.sched_slice_of(sim.tasks()[t0].se), 2'249'998u);
@@ -71,8 +71,8 @@ TEST(SimSeed003, GroupsShareEquallyAndTasksConverge) {
     // Groups: 1 s of CPU 3 splits 250 ms each, within two ticks.
     Sim sim(simtest::seed003(flat));
     sim.run();
-    std::map<int32_t, Nanos> per_group;
-    for (std::size_t i = 0; i < sim.tasks().size(); ++i) per_group[sim.tasks()[i].group] += sim.cpu_time(int32_t(i));
+    std::map<GroupId, Nanos> per_group;
+    for (const TaskId i : sim.tasks().ids()) per_group[sim.tasks()[i].group] += sim.cpu_time(i);
     for (const auto& [g, ns] : per_group) EXPECT_NEAR(double(ns), 250e6, 2e6) << sim.groups()[g].path << " flat=" << flat;
     // Tasks: START_DEBIT places the first tasks of each group up to a whole
     // slice late, a debt CFS never repays; in steady state (2 s .. 4 s) every
@@ -80,10 +80,10 @@ TEST(SimSeed003, GroupsShareEquallyAndTasksConverge) {
     Sim longer(simtest::seed003(flat, 4000 * kMs));
     longer.run_until(2000 * kMs);
     std::vector<Nanos> at2;
-    for (std::size_t i = 0; i < longer.tasks().size(); ++i) at2.push_back(longer.cpu_time(int32_t(i)));
+    for (const TaskId i : longer.tasks().ids()) at2.push_back(longer.cpu_time(i));
     longer.run_until(4000 * kMs);
-    for (std::size_t i = 0; i < longer.tasks().size(); ++i)
-      EXPECT_NEAR(double(longer.cpu_time(int32_t(i)) - at2[i]), 25e6, 3.01e6)
+    for (const TaskId i : longer.tasks().ids())
+      EXPECT_NEAR(double(longer.cpu_time(i) - at2[i.index()]), 25e6, 3.01e6)
           << longer.tasks()[i].name << " flat=" << flat;
   }
 }
@@ -99,7 +99,7 @@ TEST(SimSeed003, ExampleFileParsesToTheSameExperiment) {
   Sim a(file), b(simtest::seed003(false));
   a.run();
   b.run();
-  EXPECT_EQ(perf_sched_switch_lines(a, 3), perf_sched_switch_lines(b, 3));
+  EXPECT_EQ(perf_sched_switch_lines(a, CpuId(3)), perf_sched_switch_lines(b, CpuId(3)));
 }
 
 }  // namespace

@@ -26,7 +26,6 @@
 namespace cfsv {
 namespace {
 
-using simgen::OpKind;
 using simgen::SimNames;
 
 // A deliberate corruption of the model after an applied op (tests only; no
@@ -95,13 +94,13 @@ struct Driver {
   }
 };
 
-// One command per op kind. Its op is generated from the model when the
+// One command per kind of Op. Its op is generated from the model when the
 // command is made; shrinking keeps it only while the names it uses exist.
-template <OpKind K> struct OpCommand : rc::state::Command<SimNames, Driver> {
+template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
   Op op;
   explicit OpCommand(const SimNames& m) {
-    RC_PRE(simgen::can_form(K, m));
-    op = *simgen::gen_op_of(K, m);
+    RC_PRE(simgen::can_form(O{}, m));
+    op = *simgen::gen_op_of(O{}, m);
   }
   void checkPreconditions(const SimNames& m) const override { RC_PRE(m.can_apply(op)); }
   void apply(SimNames& m) const override { m.note(op); }
@@ -119,20 +118,18 @@ template <OpKind K> struct OpCommand : rc::state::Command<SimNames, Driver> {
   void show(std::ostream& os) const override { os << op_line(op); }
 };
 
+// A command of every kind of Op (advances and wakes twice as often).
+template <class... O> auto op_commands(std::variant<O...>*) {
+  return rc::state::gen::execOneOfWithArgs<OpCommand<O>..., OpCommand<op::Advance>, OpCommand<op::Wake>>();
+}
+
 void run_state_machine(const FaultHook& fault, const std::string& repro_name) {
   const Scenario initial = *simgen::gen_sim_scenario();
   Driver d(initial, fault, repro_name);
   d.require_ok();  // the time-0 spawns are checked too
   // rc::state::check, with 4x the default number of commands per case.
   const SimNames model = SimNames::of(initial);
-  const auto commands = *rc::gen::scale(
-      4.0, rc::state::gen::commands(
-               model, rc::state::gen::execOneOfWithArgs<
-                          OpCommand<OpKind::spawn>, OpCommand<OpKind::exit>, OpCommand<OpKind::sleep>,
-                          OpCommand<OpKind::wake>, OpCommand<OpKind::set_nice>, OpCommand<OpKind::set_affinity>,
-                          OpCommand<OpKind::create_group>, OpCommand<OpKind::set_shares>,
-                          OpCommand<OpKind::move_task>, OpCommand<OpKind::advance>, OpCommand<OpKind::advance>,
-                          OpCommand<OpKind::wake>>()));
+  const auto commands = *rc::gen::scale(4.0, rc::state::gen::commands(model, op_commands(static_cast<Op*>(nullptr))));
   rc::state::runAll(commands, model, d);
   // Let the last ops play out (timers, bursts, ticks), still checked.
   d.sim.run_until(d.sim.now() + 20 * simgen::kMs);
@@ -220,11 +217,11 @@ RC_GTEST_PROP(SimStateMachine, TheLoggedOpsReplayFromTheirScenarioText, ()) {
   again.run();
   RC_ASSERT(again.now() == d.sim.now());
   RC_ASSERT(again.tasks().size() == d.sim.tasks().size());
-  for (std::size_t i = 0; i < again.tasks().size(); ++i) {
+  for (const TaskId i : again.tasks().ids()) {
     RC_ASSERT(again.tasks()[i].state == d.sim.tasks()[i].state);
-    RC_ASSERT(again.cpu_time(int32_t(i)) == d.sim.cpu_time(int32_t(i)));
+    RC_ASSERT(again.cpu_time(i) == d.sim.cpu_time(i));
   }
-  for (unsigned c = 0; c < again.nr_cpus(); ++c) RC_ASSERT(again.busy_ns(int32_t(c)) == d.sim.busy_ns(int32_t(c)));
+  for (const CpuId c : again.rqs().ids()) RC_ASSERT(again.busy_ns(c) == d.sim.busy_ns(c));
   RC_ASSERT(again.counters().events == d.sim.counters().events);
 }
 

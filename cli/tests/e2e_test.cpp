@@ -6,6 +6,7 @@
 
 #include "cli/tests/run.h"
 #include "model/claims.h"
+#include "model/invariants.h"
 
 namespace cfsv::cli {
 namespace {
@@ -176,6 +177,35 @@ TEST(CliE2e, RunFeatureFlagTurnsSeed003sPatchOnWithoutEditingTheFile) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, "cfsv run: --feature: 'flat_slice=maybe' is not NAME=on or NAME=off\n");
   EXPECT_EQ(cfsv({"run", "--feature", "no_such=on", scn}).code, 2);
+}
+
+// --check-every N: the invariants are checked after every Nth op or event
+// (and once at the end of the run), so N = 3 checks a third as often as N = 1;
+// N = 0 runs without checks; replay refuses 0, which would show nothing.
+TEST(CliE2e, RunAndReplayCheckEveryNthStep) {
+  const std::string scn = std::string(CFSV_SOURCE_DIR) + "/examples/wakeups.scn";
+  const auto checks = [&](const std::string& n) {
+    const Output r = cfsv({"run", "--json", "--check-every", n, scn});
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::size_t at = r.out.find("\"invariant_checks\": ");
+    return at == std::string::npos ? uint64_t{0} : std::stoull(r.out.substr(at + 20));
+  };
+  const uint64_t every = checks("1"), third = checks("3");
+  EXPECT_GT(every, 100u);
+  EXPECT_EQ(third, every / 3 + (every % 3 != 0));
+  EXPECT_EQ(checks("0"), 0u);
+  const Output table = cfsv({"run", "--check-every", "3", scn});
+  EXPECT_NE(table.out.find("invariants: all " + std::to_string(all_invariants().size()) + " hold at each of " +
+                           std::to_string(third) + " checks (after every 3 of " + std::to_string(every) + " steps"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(cfsv({"run", "--check-every", "0", scn}).out.find("invariants: not checked (--check-every 0)\n"),
+            std::string::npos);
+  const Output replay = cfsv({"replay", "--check-every", "3", scn});
+  EXPECT_EQ(replay.code, 0) << replay.out;
+  EXPECT_NE(replay.out.find(std::to_string(third) + " checks): MATCH"), std::string::npos) << replay.out;
+  expect_bad_input({"replay", "--check-every", "0", scn}, "cfsv replay: --check-every 0 would check nothing; give N >= 1");
+  expect_bad_input({"run", "--check-every", "x", scn}, "cfsv run: --check-every: 'x' is not a non-negative integer");
 }
 
 }  // namespace

@@ -1,0 +1,326 @@
+// The core scheduler paths (kernel/sched/core.c), each with the kernel
+// version(s) it follows, and the model's placement (no load balancing yet).
+#include "core.h"
+
+#include <algorithm>
+
+#include "arith/weights.h"
+#include "fair.h"
+
+namespace cfsv {
+
+std::string_view to_string(TaskState s) {
+  switch (s) {
+    case TaskState::running: return "running";
+    case TaskState::runnable: return "runnable";
+    case TaskState::sleeping: return "sleeping";
+    case TaskState::exited: return "exited";
+  }
+  return "?";
+}
+
+ModelEra ModelEra::from(const FeatureSet& f) {
+  ModelEra e;
+  e.simple_pick = f[Feature::simple_pick];
+  e.shares_on_cfs_rq = f[Feature::shares_on_cfs_rq];
+  e.min_vruntime_skips_dequeued_curr = f[Feature::min_vruntime_skips_dequeued_curr];
+  e.renorm_after_update_curr = f[Feature::renorm_after_update_curr];
+  e.change_pattern_v5 = f[Feature::change_pattern];
+  e.sysctl_recomputes_nr_latency = f[Feature::sysctl_nr_latency];
+  return e;
+}
+
+namespace {
+
+bool queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
+
+bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t.allowed.test(cpu.index()); }
+
+// Placement without load balancing: the lowest allowed CPU with the fewest
+// runnable tasks (cfs.h_nr_running).
+CpuId select_cpu(const Sched& s, const Task& t) {
+  CpuId best;
+  uint32_t best_nr = 0;
+  for (const CpuId c : s.rq.ids()) {
+    if (!cpu_allowed(t, c)) continue;
+    const uint32_t nr = s.cfs[s.rq[c].cfs].h_nr_running;
+    if (!best || nr < best_nr) {
+      best = c;
+      best_nr = nr;
+    }
+  }
+  return best;
+}
+
+// init_cfs_rq + the tg->cfs_rq[cpu] slot.
+CfsRqId new_cfs_rq(Sched& s, GroupId tg, CpuId cpu) {
+  const CfsRqId id = s.cfs.emplace_back(&s.pool);
+  CfsRq& c = s.cfs[id];
+  c.tg = tg;
+  c.cpu = cpu;
+  s.tg[tg].cfs_rq.emplace_back(id);
+  return id;
+}
+
+// set_task_rq (kernel/sched/sched.h v3.10..v6.5): the task's entity hangs
+// under its group's cfs_rq and entity on that CPU.
+void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
+  Task& t = s.tasks[task];
+  SchedEntity& e = s.se[t.se];
+  const TaskGroup& g = s.tg[t.group];
+  e.cfs_rq = g.cfs_rq[cpu];
+  e.parent = g.se.empty() ? EntityId{} : g.se[cpu];
+  e.depth = e.parent ? s.se[e.parent].depth + 1 : 0;
+  t.cpu = cpu;
+}
+
+// check_preempt_curr (kernel/sched/core.c v3.10..v6.5): an idle (or stopper)
+// CPU always reschedules; a fair one asks check_preempt_wakeup.
+void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
+  if (!s.rq[cpu].curr) {
+    resched_curr(s, cpu);
+    return;
+  }
+  check_preempt_wakeup(s, cpu, task, wake_flags);
+}
+
+// context_switch (kernel/sched/core.c): prev stops, next runs from now; the
+// CPU's busy/idle time, the task states and the trace follow.
+void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
+  Rq& r = s.rq[cpu];
+  const Nanos ran = s.now - r.since;
+  if (prev == kIdle) r.idle_ns += ran;
+  else r.busy_ns += ran;
+  TaskState prev_state = TaskState::runnable;
+  if (prev) {
+    Task& p = s.tasks[prev];
+    if (p.state == TaskState::running) p.state = TaskState::runnable;
+    prev_state = p.state;
+    if (s.record_trace && ran > 0) s.trace.stretches.push_back({prev, cpu, r.since, s.now});
+  }
+  if (s.record_trace) s.trace.switches.push_back({s.now, cpu, prev, next, prev_state});
+  r.curr = next;
+  r.since = s.now;
+  r.stop_gen++;
+  s.counters.context_switches++;
+  if (next) {
+    s.tasks[next].state = TaskState::running;
+    s.tasks[next].stats.switches++;
+  }
+}
+
+// move_queued_task via the stopper (kernel/sched/core.c __migrate_task): a
+// running task is first preempted by migration/N.
+void move_queued_task(Sched& s, TaskId task, CpuId dest) {
+  Task& t = s.tasks[task];
+  const CpuId src = t.cpu;
+  const bool running = s.rq[src].curr == task;
+  if (running) {
+    put_prev_task_fair(s, task);
+    context_switch(s, src, task, kStopper);
+  }
+  dequeue_task_fair(s, src, task, 0);
+  set_task_rq(s, task, dest);
+  t.stats.migrations++;
+  s.counters.migrations++;
+  enqueue_task_fair(s, dest, task, 0);
+  check_preempt_curr(s, dest, task, 0);
+  if (running) resched_curr(s, src);
+}
+
+}  // namespace
+
+// sched_init (kernel/sched/core.c): the runqueues and the root task group,
+// ROOT_TASK_GROUP_LOAD shares, a cfs_rq per CPU and no entities.
+void sched_init(Sched& s, unsigned nr_cpus) {
+  s.rq.resize(nr_cpus);
+  TaskGroup root;
+  root.path = "/";
+  root.shares = scale_load<uint64_t>(kNice0Weight, s.res);
+  s.tg.emplace_back(std::move(root));
+  for (const CpuId c : s.rq.ids()) {
+    s.rq[c].cpu = c;
+    s.rq[c].cfs = new_cfs_rq(s, kRootGroup, c);
+    s.rq[c].curr = kIdle;
+  }
+}
+
+// sched_create_group + init_tg_cfs_entry (kernel/sched/fair.c v3.10..v6.5):
+// a cfs_rq and an entity of weight NICE_0_LOAD per CPU under the parent's.
+GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t shares) {
+  TaskGroup t;
+  t.path = std::move(path);
+  t.parent = parent;
+  t.shares = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
+  t.depth = s.tg[parent].depth + 1;
+  const GroupId tg = s.tg.emplace_back(std::move(t));
+  for (const CpuId c : s.rq.ids()) {
+    const CfsRqId cq = new_cfs_rq(s, tg, c);
+    SchedEntity e;
+    e.load = {nice_0_load<uint64_t>(s.res), 0};
+    e.cfs_rq = s.tg[parent].cfs_rq[c];
+    e.parent = parent == kRootGroup ? EntityId{} : s.tg[parent].se[c];
+    e.depth = e.parent ? s.se[e.parent].depth + 1 : 0;
+    e.my_q = cq;
+    const EntityId sei = s.se.emplace_back(e);
+    s.tg[tg].se.emplace_back(sei);
+    s.cfs[cq].group_se = sei;
+  }
+  return tg;
+}
+
+// sched_fork (kernel/sched/core.c v3.10..v6.5): __sched_fork, set_load_weight,
+// a CPU (the model's placement), task_fork_fair.
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed) {
+  const TaskId id(s.tasks.size());
+  SchedEntity e;
+  e.task = id;
+  e.load = {scale_load<uint64_t>(nice_to_weight(spec.nice), s.res), nice_to_wmult(spec.nice)};
+  Task t;
+  t.name = spec.name;
+  t.spec = spec;
+  t.nice = spec.nice;
+  t.allowed = allowed;
+  t.group = group;
+  t.pid = 1000 + id.v;
+  t.se = s.se.emplace_back(e);
+  s.tasks.emplace_back(std::move(t));
+  set_task_rq(s, id, select_cpu(s, s.tasks[id]));
+  s.counters.forks++;
+  task_fork_fair(s, id);
+  return id;
+}
+
+// wake_up_new_task (kernel/sched/core.c v3.10..v6.5)
+void wake_up_new_task(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  t.state = TaskState::runnable;
+  t.gen++;
+  enqueue_task_fair(s, t.cpu, task, 0);
+  check_preempt_curr(s, t.cpu, task, kWfFork);
+}
+
+// deactivate_task(DEQUEUE_SLEEP) from __schedule (or do_exit). A task that
+// is only waiting is dequeued at once too (the model's simplification).
+void block_task(Sched& s, TaskId task, TaskState to) {
+  Task& t = s.tasks[task];
+  const bool running = s.rq[t.cpu].curr == task;
+  if (queued(t)) dequeue_task_fair(s, t.cpu, task, kDequeueSleep);
+  t.state = to;
+  t.gen++;
+  t.deadline_passed = false;
+  if (running) resched_curr(s, t.cpu);
+  if (to == TaskState::exited) s.counters.exits++;
+  else s.counters.sleeps++;
+}
+
+// do_exit (kernel/exit.c): a sleeping task is simply gone.
+void do_exit(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  if (t.state == TaskState::exited) return;
+  if (t.state == TaskState::sleeping) {
+    t.state = TaskState::exited;
+    t.gen++;
+    s.counters.exits++;
+    return;
+  }
+  block_task(s, task, TaskState::exited);
+}
+
+// try_to_wake_up (kernel/sched/core.c): on the task's CPU unless its affinity
+// no longer allows it (then placement; task_waking_fair / migrate_task_rq_fair
+// normalise vruntime against the old cfs_rq), enqueue, check preemption.
+void wake_up_task(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  s.counters.wakeups++;
+  t.gen++;
+  unsigned flags = kEnqueueWakeup;
+  if (!cpu_allowed(t, t.cpu)) {
+    const CpuId dest = select_cpu(s, t);
+    SchedEntity& e = s.se[t.se];
+    e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
+    set_task_rq(s, task, dest);
+    flags |= kEnqueueMigrated;
+    t.stats.migrations++;
+    s.counters.migrations++;
+  }
+  t.state = TaskState::runnable;
+  enqueue_task_fair(s, t.cpu, task, flags);
+  check_preempt_curr(s, t.cpu, task, 0);
+}
+
+// set_user_nice (kernel/sched/core.c v3.10; v5.x change pattern, see ModelEra)
+void set_user_nice(Sched& s, TaskId task, int nice) {
+  Task& t = s.tasks[task];
+  const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
+  const int delta = nice - t.nice;
+  t.nice = nice;
+  if (!queued(t)) {
+    s.se[t.se].load = lw;
+    return;
+  }
+  const CpuId cpu = t.cpu;
+  const bool running = s.rq[cpu].curr == task;
+  dequeue_task_fair(s, cpu, task, 0);
+  if (running && s.era.change_pattern_v5) put_prev_task_fair(s, task);
+  s.se[t.se].load = lw;  // set_load_weight
+  enqueue_task_fair(s, cpu, task, 0);
+  if (delta < 0 || (delta > 0 && running)) resched_curr(s, cpu);
+  if (running && s.era.change_pattern_v5) set_next_task_fair(s, task);
+}
+
+// set_cpus_allowed_ptr (kernel/sched/core.c): nothing moves while the current
+// CPU stays allowed; a sleeping task moves at its next wakeup.
+void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
+  Task& t = s.tasks[task];
+  t.allowed = allowed;
+  if (!queued(t) || cpu_allowed(t, t.cpu)) return;
+  move_queued_task(s, task, select_cpu(s, t));
+}
+
+// sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra) with
+// task_move_group_fair / task_change_group_fair's vruntime handling; seed
+// 001's early return under move_task_skip_same_group.
+void sched_move_task(Sched& s, TaskId task, GroupId group) {
+  Task& t = s.tasks[task];
+  if (s.features[Feature::move_task_skip_same_group] && group == t.group) return;
+  const CpuId cpu = t.cpu;
+  SchedEntity& e = s.se[t.se];
+  if (t.state == TaskState::sleeping) {
+    const bool normalise = e.sum_exec_runtime != 0;
+    if (normalise) e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
+    t.group = group;
+    set_task_rq(s, task, cpu);
+    if (normalise) e.vruntime += s.cfs[e.cfs_rq].min_vruntime;
+    return;
+  }
+  const bool running = s.rq[cpu].curr == task;
+  dequeue_task_fair(s, cpu, task, 0);
+  if (running) put_prev_task_fair(s, task);
+  t.group = group;
+  set_task_rq(s, task, cpu);
+  if (s.era.change_pattern_v5) {
+    enqueue_task_fair(s, cpu, task, 0);
+    if (running) {
+      set_next_task_fair(s, task);
+      resched_curr(s, cpu);
+    }
+  } else {
+    if (running) set_next_task_fair(s, task);
+    enqueue_task_fair(s, cpu, task, 0);
+  }
+}
+
+// __schedule (kernel/sched/core.c), the CFS part: pick, then switch if the
+// pick differs from what ran.
+void schedule(Sched& s, CpuId cpu) {
+  Rq& r = s.rq[cpu];
+  s.nr_need_resched -= r.need_resched;
+  r.need_resched = false;
+  s.counters.schedules++;
+  const TaskId prev = r.curr;
+  const TaskId next = pick_next_task_fair(s, cpu, prev);
+  if (next != prev) context_switch(s, cpu, prev, next);
+}
+
+}  // namespace cfsv

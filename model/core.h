@@ -1,0 +1,37 @@
+// The core scheduler paths (kernel/sched/core.c) that sim.cpp drives: set-up,
+// fork, wakeup, sleep and exit, renice, affinity, group creation and moves,
+// and schedule(). core.cpp says which kernel version each follows. The
+// callers have checked their arguments: every id names a live object.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sched.h"
+
+namespace cfsv {
+
+// sched_init: nr_cpus runqueues and the root task group (s.features, s.res set).
+void sched_init(Sched& s, unsigned nr_cpus);
+// sched_create_group: a group under parent with cpu.shares `shares`.
+GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t shares);
+
+// sched_fork: a new task and its entity in `group`, placed on a CPU; not yet queued.
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed);
+// wake_up_new_task: queue the forked task.
+void wake_up_new_task(Sched& s, TaskId task);
+// try_to_wake_up of a sleeping task.
+void wake_up_task(Sched& s, TaskId task);
+// deactivate_task: a running or runnable task sleeps or exits.
+void block_task(Sched& s, TaskId task, TaskState to);
+// do_exit: any task that has not exited yet.
+void do_exit(Sched& s, TaskId task);
+
+void set_user_nice(Sched& s, TaskId task, int nice);
+// allowed: trimmed to the CPUs that exist, and not empty unless it means every CPU.
+void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed);
+void sched_move_task(Sched& s, TaskId task, GroupId group);
+
+// __schedule on a CPU whose need_resched is set.
+void schedule(Sched& s, CpuId cpu);
+
+}  // namespace cfsv

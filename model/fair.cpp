@@ -1,0 +1,478 @@
+// The CFS functions (kernel/sched/fair.c), each with the kernel version(s) it
+// follows. The PELT parts of these functions are not modelled yet.
+#include "fair.h"
+
+#include <algorithm>
+#include <array>
+#include <span>
+
+#include "arith/fair_math.h"
+#include "arith/slice.h"
+
+namespace cfsv {
+
+namespace {
+
+void clear_buddies(Sched& s, CfsRqId cq, EntityId sei);
+
+// update_stats_wait_start / update_stats_wait_end (kernel/sched/fair.c,
+// schedstats): a task's time runnable but not running.
+void wait_begin(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  if (t.waiting) return;
+  t.waiting = true;
+  t.wait_start = s.now;
+}
+
+void wait_end(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  if (!t.waiting) return;
+  t.waiting = false;
+  t.stats.wait_ns += s.now - t.wait_start;
+}
+
+// update_min_vruntime (kernel/sched/fair.c v3.10; v4.9+ skips a dequeued curr)
+void update_min_vruntime(Sched& s, CfsRqId cq) {
+  CfsRq& c = s.cfs[cq];
+  uint64_t v = c.min_vruntime;
+  bool have_curr = bool(c.curr);
+  if (have_curr) {
+    if (s.era.min_vruntime_skips_dequeued_curr && !s.se[c.curr].on_rq) have_curr = false;
+    else v = s.se[c.curr].vruntime;
+  }
+  const EntityId left = c.first();
+  if (left) v = have_curr ? min_vruntime(v, s.se[left].vruntime) : s.se[left].vruntime;
+  c.min_vruntime = max_vruntime(c.min_vruntime, v);
+}
+
+// update_curr (kernel/sched/fair.c v3.10..v6.5): charge the time since
+// exec_start to curr's sum_exec_runtime and, weighted, to its vruntime.
+void update_curr(Sched& s, CfsRqId cq) {
+  CfsRq& c = s.cfs[cq];
+  if (!c.curr) return;
+  SchedEntity& e = s.se[c.curr];
+  const uint64_t delta = s.now - e.exec_start;
+  if (static_cast<int64_t>(delta) <= 0) return;
+  e.exec_start = s.now;
+  e.sum_exec_runtime += delta;
+  e.vruntime += calc_delta_fair<uint64_t>(delta, e.load, s.res);
+  update_min_vruntime(s, cq);
+}
+
+// __enqueue_entity (kernel/sched/fair.c v3.10..v6.5): insert into the timeline.
+void enqueue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  e.node = s.cfs[cq].timeline.insert(TimelineKey{e.vruntime, s.seq++, sei}).first;
+  e.in_timeline = true;
+}
+
+// __dequeue_entity (kernel/sched/fair.c v3.10..v6.5)
+void dequeue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  s.cfs[cq].timeline.erase(e.node);
+  e.node = {};
+  e.in_timeline = false;
+}
+
+// The group's instantaneous load follows each change of a cfs_rq's weight.
+void cfs_load_changed(Sched& s, CfsRqId cq) {
+  CfsRq& c = s.cfs[cq];
+  const uint64_t down = scale_load_down<uint64_t>(c.load_weight, s.res);
+  TaskGroup& g = s.tg[c.tg];
+  g.load_down_sum = g.load_down_sum - c.load_down + down;
+  c.load_down = down;
+}
+
+// account_entity_enqueue (kernel/sched/fair.c v3.10..v6.5)
+void account_entity_enqueue(Sched& s, CfsRqId cq, EntityId sei) {
+  CfsRq& c = s.cfs[cq];
+  c.load_weight += s.se[sei].load.weight;
+  c.nr_running++;
+  cfs_load_changed(s, cq);
+}
+
+// account_entity_dequeue (kernel/sched/fair.c v3.10..v6.5)
+void account_entity_dequeue(Sched& s, CfsRqId cq, EntityId sei) {
+  CfsRq& c = s.cfs[cq];
+  c.load_weight -= s.se[sei].load.weight;
+  c.nr_running--;
+  cfs_load_changed(s, cq);
+}
+
+// sched_vslice (kernel/sched/fair.c v3.10..v6.5)
+uint64_t sched_vslice(const Sched& s, CfsRqId cq, EntityId sei) {
+  return calc_delta_fair<uint64_t>(sched_slice(s, cq, sei), s.se[sei].load, s.res);
+}
+
+// place_entity (kernel/sched/fair.c v3.10..v6.2; SCHED_IDLE's smaller
+// sleeper credit (v5.15) not modelled): a new entity starts a vslice after
+// min_vruntime with START_DEBIT; a waking one at most (half) a latency
+// before it; never backwards.
+void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
+  uint64_t v = s.cfs[cq].min_vruntime;
+  if (initial && s.features[Feature::start_debit]) v += sched_vslice(s, cq, sei);
+  if (!initial) v -= sleeper_thresh<uint64_t>(s.tun.latency_ns, s.features[Feature::gentle_fair_sleepers]);
+  s.se[sei].vruntime = max_vruntime(s.se[sei].vruntime, v);
+}
+
+// reweight_entity (kernel/sched/fair.c v3.10..v6.5, PELT parts not modelled)
+void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, uint64_t weight) {
+  SchedEntity& e = s.se[sei];
+  CfsRq& c = s.cfs[cq];
+  if (e.on_rq) {
+    if (c.curr == sei) update_curr(s, cq);
+    c.load_weight -= e.load.weight;
+  }
+  e.load = {weight, 0};
+  if (e.on_rq) c.load_weight += weight;
+  cfs_load_changed(s, cq);
+  s.counters.reweights++;
+}
+
+// update_cfs_group (kernel/sched/fair.c v4.15..v6.5) with the instantaneous
+// share (fair_math.h calc_group_shares_instant) in place of PELT.
+void update_cfs_group(Sched& s, EntityId sei) {
+  if (!sei) return;
+  const SchedEntity& e = s.se[sei];
+  if (!e.my_q) return;
+  const CfsRq& gq = s.cfs[e.my_q];
+  const TaskGroup& g = s.tg[gq.tg];
+  const uint64_t shares = calc_group_shares_instant<uint64_t>(g.shares, gq.load_down, g.load_down_sum);
+  if (e.load.weight != shares) reweight_entity(s, e.cfs_rq, sei, shares);
+}
+
+// update_cfs_shares (kernel/sched/fair.c v3.10..v4.14): reweight the group
+// entity that owns cfs_rq (none for the root).
+void update_cfs_shares(Sched& s, CfsRqId cq) { update_cfs_group(s, s.cfs[cq].group_se); }
+
+// enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
+// update_curr; v4.15+ update_cfs_group(se) before accounting)
+void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
+  CfsRq& c = s.cfs[cq];
+  const bool renorm = !(flags & kEnqueueWakeup) || (flags & kEnqueueMigrated);
+  const bool is_curr = c.curr == sei;
+  if (renorm && (is_curr || !s.era.renorm_after_update_curr)) s.se[sei].vruntime += c.min_vruntime;
+  update_curr(s, cq);
+  if (renorm && !is_curr && s.era.renorm_after_update_curr) s.se[sei].vruntime += c.min_vruntime;
+  if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
+  account_entity_enqueue(s, cq, sei);
+  if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
+  if (flags & kEnqueueWakeup) place_entity(s, cq, sei, false);
+  if (!is_curr) {
+    if (s.se[sei].is_task()) wait_begin(s, s.se[sei].task);
+    enqueue_entity_tree(s, cq, sei);
+  }
+  s.se[sei].on_rq = true;
+  s.counters.enqueues++;
+}
+
+// dequeue_entity (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(se)
+// before update_min_vruntime)
+void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
+  update_curr(s, cq);
+  CfsRq& c = s.cfs[cq];
+  const bool is_curr = c.curr == sei;
+  if (!is_curr && s.se[sei].is_task()) wait_end(s, s.se[sei].task);
+  clear_buddies(s, cq, sei);
+  if (!is_curr) dequeue_entity_tree(s, cq, sei);
+  s.se[sei].on_rq = false;
+  account_entity_dequeue(s, cq, sei);
+  if (!(flags & kDequeueSleep)) s.se[sei].vruntime -= c.min_vruntime;
+  if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
+  update_min_vruntime(s, cq);
+  if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
+  s.counters.dequeues++;
+}
+
+// check_preempt_tick (kernel/sched/fair.c v3.10..v6.5)
+void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
+  const uint64_t ideal_runtime = sched_slice(s, cq, curr);
+  const SchedEntity& e = s.se[curr];
+  const uint64_t delta_exec = e.sum_exec_runtime - e.prev_sum_exec_runtime;
+  const CpuId cpu = s.cfs[cq].cpu;
+  if (delta_exec > ideal_runtime) {
+    resched_curr(s, cpu);
+    s.counters.resched_tick++;
+    clear_buddies(s, cq, curr);
+    return;
+  }
+  if (delta_exec < s.tun.min_granularity_ns) return;
+  const EntityId left = s.cfs[cq].first();
+  if (!left) return;
+  const int64_t delta = static_cast<int64_t>(e.vruntime - s.se[left].vruntime);
+  if (delta < 0) return;
+  if (static_cast<uint64_t>(delta) > ideal_runtime) {
+    resched_curr(s, cpu);
+    s.counters.resched_tick++;
+  }
+}
+
+// entity_tick (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(curr)),
+// without PELT and hrtick.
+void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
+  update_curr(s, cq);
+  if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
+  else update_cfs_group(s, curr);
+  if (s.cfs[cq].nr_running > 1) check_preempt_tick(s, cq, curr);
+}
+
+// wakeup_preempt_entity (kernel/sched/fair.c v3.10..v6.5): 1 when se is more
+// than wakeup_gran ahead of curr in virtual time, -1 when not ahead at all.
+int wakeup_preempt_entity(const Sched& s, EntityId curr, EntityId sei) {
+  const int64_t vdiff = static_cast<int64_t>(s.se[curr].vruntime - s.se[sei].vruntime);
+  if (vdiff <= 0) return -1;
+  const uint64_t gran = wakeup_gran<uint64_t>(s.tun.wakeup_granularity_ns, s.se[sei].load, s.res);
+  if (vdiff > static_cast<int64_t>(gran)) return 1;
+  return 0;
+}
+
+// set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's)
+void set_next_buddy(Sched& s, EntityId sei) {
+  for (; sei; sei = s.se[sei].parent) {
+    if (!s.se[sei].on_rq) return;
+    s.cfs[s.se[sei].cfs_rq].next = sei;
+  }
+}
+
+// set_last_buddy (kernel/sched/fair.c v3.10..v6.5)
+void set_last_buddy(Sched& s, EntityId sei) {
+  for (; sei; sei = s.se[sei].parent) {
+    if (!s.se[sei].on_rq) return;
+    s.cfs[s.se[sei].cfs_rq].last = sei;
+  }
+}
+
+// clear_buddies + __clear_buddies_{last,next,skip} (kernel/sched/fair.c v3.10..v6.5)
+void clear_buddies(Sched& s, CfsRqId cq, EntityId sei) {
+  auto clear_up = [&](EntityId CfsRq::*which) {
+    for (EntityId x = sei; x; x = s.se[x].parent) {
+      CfsRq& c = s.cfs[s.se[x].cfs_rq];
+      if (c.*which != x) break;
+      c.*which = EntityId{};
+    }
+  };
+  if (s.cfs[cq].last == sei) clear_up(&CfsRq::last);
+  if (s.cfs[cq].next == sei) clear_up(&CfsRq::next);
+  if (s.cfs[cq].skip == sei) clear_up(&CfsRq::skip);
+}
+
+// pick_next_entity (kernel/sched/fair.c v3.10: leftmost; v3.15+: the
+// still-queued curr competes with the leftmost), then the next and last buddies
+// when they are within wakeup_gran of it. No skip buddy (no yield op yet).
+EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
+  CfsRq& c = s.cfs[cq];
+  EntityId left = c.first();
+  if (!left || (curr && vruntime_before(s.se[curr].vruntime, s.se[left].vruntime))) left = curr;
+  EntityId se = left;
+  if (c.next && wakeup_preempt_entity(s, c.next, left) < 1) se = c.next;
+  else if (c.last && wakeup_preempt_entity(s, c.last, left) < 1) se = c.last;
+  clear_buddies(s, cq, se);
+  return se;
+}
+
+// put_prev_entity (kernel/sched/fair.c v3.10..v6.5)
+void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
+  if (s.se[prev].on_rq) {
+    update_curr(s, cq);
+    if (s.se[prev].is_task()) wait_begin(s, s.se[prev].task);
+    enqueue_entity_tree(s, cq, prev);
+  }
+  s.cfs[cq].curr = EntityId{};
+}
+
+// set_next_entity (kernel/sched/fair.c v3.10..v6.5)
+void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  if (e.on_rq) {
+    if (e.is_task()) wait_end(s, e.task);
+    dequeue_entity_tree(s, cq, sei);
+  }
+  e.exec_start = s.now;
+  s.cfs[cq].curr = sei;
+  e.prev_sum_exec_runtime = e.sum_exec_runtime;
+}
+
+}  // namespace
+
+// sched_slice (kernel/sched/fair.c; the variant in force comes from
+// model/arith/slice.h), with the chain taken from the live hierarchy.
+uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
+  std::array<SliceLevel<uint64_t>, kMaxDepth> chain;
+  std::size_t n = 0;
+  for (EntityId x = sei; x && n < chain.size(); x = s.se[x].parent) {
+    const SchedEntity& e = s.se[x];
+    chain[n++] = {e.load.weight, s.cfs[e.cfs_rq].load_weight, e.on_rq ? 1u : 0u};
+  }
+  const SliceTunables<uint64_t> t{s.tun.latency_ns, s.tun.min_granularity_ns, s.tun.nr_latency};
+  const CfsRq& c = s.cfs[cq];
+  const uint64_t rq_h = s.cfs[s.rq[c.cpu].cfs].h_nr_running;
+  return cfsv::sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(chain.data(), n), c.nr_running, rq_h, t,
+                                     s.features.slice(), s.res);
+}
+
+// enqueue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control)
+void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
+  EntityId sei = s.tasks[task].se;
+  for (; sei; sei = s.se[sei].parent) {
+    if (s.se[sei].on_rq) break;
+    const CfsRqId cq = s.se[sei].cfs_rq;
+    enqueue_entity(s, cq, sei, flags);
+    s.cfs[cq].h_nr_running++;
+    flags = kEnqueueWakeup;
+  }
+  for (; sei; sei = s.se[sei].parent) {
+    const CfsRqId cq = s.se[sei].cfs_rq;
+    s.cfs[cq].h_nr_running++;
+    if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
+    else update_cfs_group(s, sei);
+  }
+  (void)cpu;
+}
+
+// dequeue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control):
+// a parent stays queued while its cfs_rq has load; a sleeping task makes
+// that parent the next buddy.
+void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
+  const bool task_sleep = flags & kDequeueSleep;
+  EntityId sei = s.tasks[task].se;
+  while (sei) {
+    const CfsRqId cq = s.se[sei].cfs_rq;
+    dequeue_entity(s, cq, sei, flags);
+    s.cfs[cq].h_nr_running--;
+    if (s.cfs[cq].load_weight) {
+      const EntityId parent = s.se[sei].parent;
+      if (task_sleep && parent) set_next_buddy(s, parent);
+      sei = parent;
+      break;
+    }
+    flags |= kDequeueSleep;
+    sei = s.se[sei].parent;
+  }
+  for (; sei; sei = s.se[sei].parent) {
+    const CfsRqId cq = s.se[sei].cfs_rq;
+    s.cfs[cq].h_nr_running--;
+    if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
+    else update_cfs_group(s, sei);
+  }
+  (void)cpu;
+}
+
+// task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every level.
+void task_tick_fair(Sched& s, CpuId cpu) {
+  for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
+}
+
+// find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
+// SCHED_IDLE and SCHED_BATCH policies not modelled)
+void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
+  Rq& r = s.rq[cpu];
+  EntityId se = s.tasks[r.curr].se;
+  EntityId pse = s.tasks[task].se;
+  const CfsRqId cq = s.se[se].cfs_rq;
+  const bool scale = s.cfs[cq].nr_running >= s.tun.nr_latency;
+  bool next_buddy_marked = false;
+  if (se == pse) return;
+  if (s.features[Feature::next_buddy] && scale && !(wake_flags & kWfFork)) {
+    set_next_buddy(s, pse);
+    next_buddy_marked = true;
+  }
+  if (r.need_resched) return;
+  if (!s.features[Feature::wakeup_preemption]) return;
+  // find_matching_se
+  while (s.se[se].depth > s.se[pse].depth) se = s.se[se].parent;
+  while (s.se[pse].depth > s.se[se].depth) pse = s.se[pse].parent;
+  while (s.se[se].cfs_rq != s.se[pse].cfs_rq) {
+    se = s.se[se].parent;
+    pse = s.se[pse].parent;
+  }
+  update_curr(s, s.se[se].cfs_rq);
+  if (wakeup_preempt_entity(s, se, pse) != 1) return;
+  if (!next_buddy_marked) set_next_buddy(s, pse);
+  resched_curr(s, cpu);
+  s.counters.resched_wakeup++;
+  if (!s.se[se].on_rq) return;
+  if (s.features[Feature::last_buddy] && scale && s.se[se].is_task()) set_last_buddy(s, se);
+}
+
+// put_prev_task_fair (kernel/sched/fair.c v3.10..v6.5)
+void put_prev_task_fair(Sched& s, TaskId task) {
+  for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) put_prev_entity(s, s.se[x].cfs_rq, x);
+}
+
+// set_curr_task_fair (v3.10) / set_next_task_fair (v5.x), kernel/sched/fair.c
+void set_next_task_fair(Sched& s, TaskId task) {
+  for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) set_next_entity(s, s.se[x].cfs_rq, x);
+}
+
+// pick_next_task_fair (kernel/sched/fair.c): v3.10's simple top-down pick
+// (after put_prev_task), or v3.15+'s, which only puts and sets the levels
+// where prev and next differ. Returns the task, or kIdle.
+TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
+  const CfsRqId root = s.rq[cpu].cfs;
+  if (s.era.simple_pick && prev) put_prev_task_fair(s, prev);
+  if (s.cfs[root].nr_running == 0) {
+    if (!s.era.simple_pick && prev) put_prev_task_fair(s, prev);
+    return kIdle;
+  }
+  CfsRqId cq = root;
+  EntityId se;
+  if (s.era.simple_pick || !prev) {
+    do {
+      se = pick_next_entity(s, cq, EntityId{});
+      set_next_entity(s, cq, se);
+      cq = s.se[se].my_q;
+    } while (cq);
+    return s.se[se].task;
+  }
+  do {
+    EntityId curr = s.cfs[cq].curr;
+    if (curr) {
+      if (s.se[curr].on_rq) update_curr(s, cq);
+      else curr = EntityId{};
+    }
+    se = pick_next_entity(s, cq, curr);
+    cq = s.se[se].my_q;
+  } while (cq);
+  const TaskId p = s.se[se].task;
+  if (p != prev) {
+    EntityId pse = s.tasks[prev].se;
+    while (s.se[se].cfs_rq != s.se[pse].cfs_rq) {
+      const int32_t se_depth = s.se[se].depth, pse_depth = s.se[pse].depth;
+      if (se_depth <= pse_depth) {
+        put_prev_entity(s, s.se[pse].cfs_rq, pse);
+        pse = s.se[pse].parent;
+      }
+      if (se_depth >= pse_depth) {
+        set_next_entity(s, s.se[se].cfs_rq, se);
+        se = s.se[se].parent;
+      }
+    }
+    put_prev_entity(s, s.se[se].cfs_rq, pse);
+    set_next_entity(s, s.se[se].cfs_rq, se);
+  }
+  return p;
+}
+
+// task_fork_fair (kernel/sched/fair.c v3.10..v6.2): the child starts at the
+// parent cfs_rq's curr vruntime, placed with START_DEBIT, then normalised.
+// The model's "parent" is whatever runs on the child's cfs_rq on its CPU
+// (docs/model.md): a spawn has no real parent task.
+void task_fork_fair(Sched& s, TaskId task) {
+  const EntityId sei = s.tasks[task].se;
+  const CfsRqId cq = s.se[sei].cfs_rq;
+  update_curr(s, cq);
+  const EntityId curr = s.cfs[cq].curr;
+  if (curr) s.se[sei].vruntime = s.se[curr].vruntime;
+  place_entity(s, cq, sei, true);
+  s.se[sei].vruntime -= s.cfs[cq].min_vruntime;
+}
+
+// sched_group_set_shares (kernel/sched/fair.c v3.10..v6.5)
+void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares) {
+  TaskGroup& g = s.tg[tg];
+  g.shares = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
+  for (const CpuId c : s.rq.ids())
+    for (EntityId x = g.se[c]; x; x = s.se[x].parent) update_cfs_group(s, x);
+}
+
+}  // namespace cfsv

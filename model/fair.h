@@ -1,0 +1,25 @@
+// The CFS scheduling class (kernel/sched/fair.c): what core.cpp and sim.cpp
+// call. fair.cpp says which kernel version each function follows.
+#pragma once
+#include <cstdint>
+
+#include "sched.h"
+
+namespace cfsv {
+
+// The class's hooks (struct sched_class fair_sched_class).
+void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags);
+void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags);
+void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags);
+TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev);  // kIdle when nothing is queued
+void put_prev_task_fair(Sched& s, TaskId task);
+void set_next_task_fair(Sched& s, TaskId task);
+void task_tick_fair(Sched& s, CpuId cpu);
+void task_fork_fair(Sched& s, TaskId task);
+
+// sched_group_set_shares: shares in cpu.shares units, clamped as the kernel does.
+void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares);
+// sched_slice of entity se on cfs_rq cq now.
+uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId se);
+
+}  // namespace cfsv

@@ -1,0 +1,74 @@
+// Typed indices into the model's tables: a task, a sched_entity, a cfs_rq, a
+// CPU, a task group. Each kind is its own type, so passing a CPU where a task
+// is expected, or swapping (cfs_rq, se), does not compile; an IdVec is indexed
+// only by its own kind of id (properties/ids_test.cpp shows both).
+#pragma once
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cfsv {
+
+template <class Tag> struct Id {
+  int32_t v = -1;  // -1: none (a negative id never indexes a table)
+
+  constexpr Id() = default;
+  template <std::integral I> constexpr explicit Id(I i) : v(static_cast<int32_t>(i)) {}
+  // Like a kernel pointer: true when it names an object.
+  constexpr explicit operator bool() const { return v >= 0; }
+  constexpr std::size_t index() const { return static_cast<std::size_t>(v); }
+  constexpr auto operator<=>(const Id&) const = default;
+};
+
+using TaskId = Id<struct TaskTag>;      // a task (task_struct)
+using EntityId = Id<struct EntityTag>;  // a sched_entity, of a task or of a group
+using CfsRqId = Id<struct CfsRqTag>;    // a cfs_rq
+using CpuId = Id<struct CpuTag>;        // a CPU, and its rq
+using GroupId = Id<struct GroupTag>;    // a task_group
+
+// The ids 0..n-1 of one kind, for range-for.
+template <class I> struct IdRange {
+  std::size_t n;
+  struct iterator {
+    std::size_t i;
+    I operator*() const { return I(i); }
+    iterator& operator++() { return ++i, *this; }
+    bool operator==(const iterator&) const = default;
+  };
+  iterator begin() const { return {0}; }
+  iterator end() const { return {n}; }
+};
+
+// A table of T indexed by I only. C is std::vector, or std::deque where
+// elements must not move when the table grows.
+template <class I, class T, class C = std::vector<T>> class IdVec {
+ public:
+  T& operator[](I i) { return c_[i.index()]; }
+  const T& operator[](I i) const { return c_[i.index()]; }
+  std::size_t size() const { return c_.size(); }
+  bool empty() const { return c_.empty(); }
+  // Whether i names an element of this table.
+  bool contains(I i) const { return i && i.index() < c_.size(); }
+  // Appends and returns the new element's id.
+  template <class... A> I emplace_back(A&&... a) {
+    c_.emplace_back(static_cast<A&&>(a)...);
+    return I(c_.size() - 1);
+  }
+  void reserve(std::size_t n) { c_.reserve(n); }
+  void resize(std::size_t n) { c_.resize(n); }
+  void resize(std::size_t n, const T& v) { c_.resize(n, v); }
+  void assign(std::size_t n, const T& v) { c_.assign(n, v); }
+  T& back() { return c_.back(); }
+  auto begin() { return c_.begin(); }
+  auto end() { return c_.end(); }
+  auto begin() const { return c_.begin(); }
+  auto end() const { return c_.end(); }
+  // The ids of every element, in order: for (CpuId c : rqs.ids()).
+  IdRange<I> ids() const { return IdRange<I>{c_.size()}; }
+
+ private:
+  C c_;
+};
+
+}  // namespace cfsv

@@ -1,0 +1,245 @@
+// The scheduler's state as kernel/sched keeps it: struct sched_entity and its
+// timeline (include/linux/sched.h), struct cfs_rq, struct task_group and
+// struct rq (kernel/sched/sched.h), the task (the parts of task_struct the
+// model needs), and Sched, which holds them all with the sysctls, the
+// sched_feats and the clock. The functions over it live where the kernel's
+// do: fair.h (CFS), core.h (fork, wake, sleep, renice, affinity, group moves,
+// schedule); sim.h runs them as a simulation.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory_resource>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arith/calc_delta.h"
+#include "arith/fair_math.h"
+#include "features.h"
+#include "ids.h"
+#include "scenario.h"
+#include "tunables.h"
+
+namespace cfsv {
+
+constexpr TaskId kIdle{-1};       // the idle task (swapper/N)
+constexpr TaskId kStopper{-2};    // the migration stopper (migration/N)
+constexpr GroupId kRootGroup{0};  // root_task_group
+constexpr int kMaxDepth = 32;     // task groups nest at most this deep (sched_slice's chain buffer)
+
+// Flags (kernel/sched/sched.h ENQUEUE_* / DEQUEUE_*, WF_FORK).
+constexpr unsigned kEnqueueWakeup = 1, kEnqueueMigrated = 2;
+constexpr unsigned kDequeueSleep = 1;
+constexpr unsigned kWfFork = 1;
+
+// Code-shape differences between the kernel eras that are not sched_feats:
+// the features of the same names (model/features.h), read once into plain
+// bools for the hot path. docs/model.md lists each with its evidence.
+struct ModelEra {
+  // v3.10: schedule() does put_prev_task() then a full top-down pick with
+  // set_next_entity at every level. v3.15+ pick_next_task_fair only puts and
+  // sets the levels where prev and next differ, and pick_next_entity weighs
+  // the still-queued curr against the leftmost.
+  bool simple_pick = false;
+  // v3.10..v4.14: update_cfs_shares(cfs_rq) reweights the group entity that
+  // owns the cfs_rq (after account_entity_enqueue, in entity_tick before
+  // check_preempt_tick). v4.15+: update_cfs_group(se) reweights se itself.
+  bool shares_on_cfs_rq = false;
+  // v4.9+ update_min_vruntime ignores a curr that is no longer on_rq.
+  bool min_vruntime_skips_dequeued_curr = true;
+  // v4.6+ enqueue_entity renormalises a non-curr entity after update_curr.
+  bool renorm_after_update_curr = true;
+  // The v5.x "change pattern": set_user_nice does put_prev_task/set_next_task
+  // around the change, and sched_move_task enqueues before set_next_task and
+  // then reschedules. v3.10/v4.4: set_user_nice leaves curr in place, and
+  // sched_move_task sets curr before enqueueing.
+  bool change_pattern_v5 = true;
+  // sched_proc_update_handler (sysctl, up to v5.12) recomputes sched_nr_latency
+  // on a latency/min_granularity write; v5.13+ debugfs writes do not.
+  bool sysctl_recomputes_nr_latency = false;
+
+  static ModelEra from(const FeatureSet& f);
+};
+
+// One node of a cfs_rq's tasks_timeline. The kernel orders its rbtree with
+// entity_before(), (s64)(a->vruntime - b->vruntime) < 0, and puts an entity
+// that ties with others to the right of them (FIFO among equals); `seq` (a
+// per-simulation insertion counter) reproduces that tie-break.
+//
+// Why a signed-difference comparator is a valid std::set order: an entity's
+// vruntime never changes while it is in the tree (only curr's does, and curr
+// is not in the tree; reweight_entity does not touch vruntime before v6.6), and
+// the entities of one cfs_rq always lie within a window far smaller than 2^63
+// around min_vruntime. Inside such a window (s64)(a - b) < 0 is the same total
+// order as comparing the offsets a - base, b - base for any base just below the
+// window, so it is a strict weak order even as vruntimes wrap past 2^64. Keying
+// on (vruntime - min_vruntime) instead would NOT be stable: min_vruntime moves
+// while entities sit in the tree. The `timeline-order` invariant re-checks the
+// order with entity_before.
+struct TimelineKey {
+  uint64_t vruntime;
+  uint64_t seq;
+  EntityId se;
+};
+struct EntityBefore {
+  bool operator()(const TimelineKey& a, const TimelineKey& b) const {
+    const int64_t d = static_cast<int64_t>(a.vruntime - b.vruntime);
+    return d < 0 || (d == 0 && a.seq < b.seq);
+  }
+};
+// std::set's leftmost (begin()) is cached by the container, like the kernel's
+// rb_root_cached; nodes come from the simulator's pool, so inserting and
+// erasing do not call malloc once the pool is warm.
+using Timeline = std::pmr::set<TimelineKey, EntityBefore>;
+
+// struct sched_entity (include/linux/sched.h).
+struct SchedEntity {
+  LoadWeight<uint64_t> load{0, 0};  // load.weight in the era's resolution; inv_weight 0 = lazy
+  uint64_t vruntime = 0;
+  Nanos exec_start = 0;
+  uint64_t sum_exec_runtime = 0;
+  uint64_t prev_sum_exec_runtime = 0;
+  bool on_rq = false;
+  bool in_timeline = false;  // the model's own bookkeeping: `node` is valid
+  CfsRqId cfs_rq;            // cfs_rq_of(se)
+  CfsRqId my_q;              // group_cfs_rq(se): none for a task's entity
+  EntityId parent;           // parent_entity(se): none at the top level
+  TaskId task;               // task_of(se); none for a group entity
+  int32_t depth = 0;         // se->depth
+  Timeline::iterator node{};
+  bool is_task() const { return !my_q; }  // entity_is_task
+};
+
+// struct cfs_rq (kernel/sched/sched.h).
+struct CfsRq {
+  explicit CfsRq(std::pmr::memory_resource* pool) : timeline(pool) {}
+  CfsRq(const CfsRq&) = delete;
+  CfsRq& operator=(const CfsRq&) = delete;
+  uint64_t load_weight = 0;   // load.weight; its inv_weight is always lazy (update_load_add clears it)
+  uint32_t nr_running = 0;    // entities queued here, curr included
+  uint32_t h_nr_running = 0;  // tasks queued in this cfs_rq's whole subtree
+  uint64_t min_vruntime = kInitMinVruntime;
+  EntityId curr;              // the entity running here (not in the timeline)
+  EntityId next, last, skip;  // buddies
+  GroupId tg;                 // the task group this cfs_rq belongs to
+  CpuId cpu;
+  EntityId group_se;          // tg->se[cpu]; none for the root cfs_rq
+  uint64_t load_down = 0;     // scale_load_down(load_weight) as counted in the group's total
+  Timeline timeline;
+
+  LoadWeight<uint64_t> load() const { return {load_weight, 0}; }
+  // __pick_first_entity: the leftmost entity, none when the tree is empty.
+  EntityId first() const { return timeline.empty() ? EntityId{} : timeline.begin()->se; }
+};
+
+// struct task_group (kernel/sched/sched.h): one cfs_rq and one group entity
+// per CPU; the root group has no entities.
+struct TaskGroup {
+  std::string path;               // "/" for the root, "/g0", "/a/b"
+  GroupId parent;                 // none for the root
+  uint64_t shares = 0;            // tg->shares, in the era's resolution (scale_load(cpu.shares))
+  IdVec<CpuId, CfsRqId> cfs_rq;   // tg->cfs_rq[cpu]
+  IdVec<CpuId, EntityId> se;      // tg->se[cpu]; empty for the root
+  uint64_t load_down_sum = 0;     // sum over CPUs of scale_load_down(cfs_rq load): the instantaneous tg load
+  int32_t depth = 0;              // 0 for the root
+};
+
+enum class TaskState : uint8_t { running, runnable, sleeping, exited };
+std::string_view to_string(TaskState s);
+
+struct TaskStats {
+  Nanos wait_ns = 0;        // time runnable but not running
+  uint64_t switches = 0;    // times switched onto a CPU
+  uint64_t migrations = 0;  // set_task_cpu to a different CPU
+};
+
+// A task: the parts of task_struct the model needs, and its behaviour.
+struct Task {
+  std::string name;
+  int32_t pid = 0;  // 1000 + index, for perf-style output
+  TaskSpec spec;
+  int nice = 0;
+  CpuMask allowed;  // empty = every CPU
+  GroupId group = kRootGroup;
+  CpuId cpu{0};
+  EntityId se;
+  TaskState state = TaskState::sleeping;
+  uint32_t gen = 0;               // bumps on every sleep/wake: stale timers are ignored
+  uint64_t burst_start_exec = 0;  // sum_exec_runtime when the current run= burst began
+  Nanos deadline = 0;             // runtime=: wall-clock end of the current busy-wait
+  bool deadline_passed = false;   // runtime=: the deadline passed while it waited
+  Nanos wait_start = 0;
+  bool waiting = false;
+  TaskStats stats;
+};
+
+// struct rq (kernel/sched/sched.h), the parts the CFS model needs.
+struct Rq {
+  CpuId cpu;
+  CfsRqId cfs;            // the root cfs_rq
+  TaskId curr = kIdle;    // the running task; kIdle / kStopper otherwise
+  bool need_resched = false;
+  bool tick_armed = false;
+  uint32_t stop_gen = 0;  // invalidates the pending end-of-burst event
+  Nanos since = 0;        // when curr started
+  Nanos idle_ns = 0, busy_ns = 0;
+};
+
+struct Stretch {  // a task ran on cpu during [start, end)
+  TaskId task;
+  CpuId cpu;
+  Nanos start, end;
+};
+struct SwitchEvent {  // sched:sched_switch
+  Nanos t;
+  CpuId cpu;
+  TaskId prev, next;  // a task, kIdle or kStopper
+  TaskState prev_state;
+};
+struct Trace {
+  std::vector<Stretch> stretches;
+  std::vector<SwitchEvent> switches;
+};
+
+struct Counters {
+  uint64_t events = 0, ops = 0, ops_rejected = 0;
+  uint64_t ticks = 0, schedules = 0, context_switches = 0;
+  uint64_t resched_tick = 0, resched_wakeup = 0;
+  uint64_t wakeups = 0, sleeps = 0, forks = 0, exits = 0, migrations = 0;
+  uint64_t enqueues = 0, dequeues = 0, reweights = 0;
+};
+
+// Everything the kernel functions read and write: the per-CPU runqueues, the
+// task groups, the tasks and their entities, the sysctls and sched_feats in
+// force, and the clock.
+struct Sched {
+  FeatureSet features;
+  ModelEra era;
+  LoadResolution res;
+  Tunables tun;
+  Nanos now = 0;              // rq_clock, the same on every CPU
+  unsigned nr_need_resched = 0;  // runqueues whose need_resched is set
+  uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
+  bool record_trace = true;
+
+  std::pmr::unsynchronized_pool_resource pool;  // timeline nodes
+  IdVec<EntityId, SchedEntity> se;
+  IdVec<CfsRqId, CfsRq, std::deque<CfsRq>> cfs;  // a deque: timeline iterators held by entities stay valid
+  IdVec<GroupId, TaskGroup> tg;
+  IdVec<TaskId, Task> tasks;
+  IdVec<CpuId, Rq> rq;
+  Counters counters;
+  Trace trace;
+
+  unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
+};
+
+// resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
+inline void resched_curr(Sched& s, CpuId cpu) {
+  Rq& r = s.rq[cpu];
+  s.nr_need_resched += !r.need_resched;
+  r.need_resched = true;
+}
+
+}  // namespace cfsv

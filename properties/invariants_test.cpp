@@ -1,0 +1,143 @@
+// The invariant registry (model/invariants.h): every invariant catches a state
+// broken the way it forbids, and SimOptions::check_every checks after every
+// Nth step, still catching a broken state.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "model/invariants.h"
+#include "model/sim.h"
+#include "properties/sim_test_util.h"
+
+namespace cfsv {
+namespace {
+
+using simtest::basic;
+using simtest::cpus;
+using simtest::task;
+constexpr Nanos kMs = 1'000'000;
+const CpuId kCpu0(0), kCpu1(1);
+
+// At 10 ms: CPU 0 runs a or b of /g, the other waits in /g's timeline; CPU 1
+// runs c; z ran its 1 ms on CPU 1 and sleeps.
+Scenario two_cpus() {
+  Scenario sc = basic("v5.15", 2);
+  sc.groups = {{"/g", 1024}};
+  sc.tasks = {task("a", 0, "/g"), task("b", 0, "/g"), task("c"), task("z", 0, "/", RunPeriodic{kMs, Nanos{100 * kMs}})};
+  sc.tasks[0].cpus = sc.tasks[1].cpus = cpus({0});
+  sc.tasks[2].cpus = sc.tasks[3].cpus = cpus({1});
+  return sc;
+}
+
+std::size_t index_of(std::string_view name) {
+  const auto all = all_invariants();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].name == name) return i;
+  ADD_FAILURE() << "no invariant " << name;
+  return 0;
+}
+
+struct Corruption {
+  std::string_view invariant;
+  std::function<void(Sim&)> apply;
+};
+
+TEST(Invariants, EachOneCatchesTheStateItForbids) {
+  const auto g0 = [](const Sim& sim) { return sim.groups()[sim.group_index("/g")].cfs_rq[kCpu0]; };
+  const auto root = [](const Sim& sim, CpuId c) { return sim.rqs()[c].cfs; };
+  // The /g task that waits on CPU 0 (the other one runs).
+  const auto waiting = [](const Sim& sim) {
+    const TaskId a = sim.task_index("a");
+    return sim.tasks()[sim.rqs()[kCpu0].curr == a ? sim.task_index("b") : a].se;
+  };
+  const Corruption cases[] = {
+      {"load-equals-sum", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).load_weight += 1; }},
+      {"nr-running-consistent", [&](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu0)).h_nr_running += 1; }},
+      {"min-vruntime-monotonic", [&](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu1)).min_vruntime -= 5; }},
+      {"curr-not-in-timeline",
+       [&](Sim& sim) { sim.mutable_entity(sim.cfs_rqs()[g0(sim)].curr).in_timeline = true; }},
+      {"runnable-queued-once", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).on_rq = false; }},
+      {"sleeping-not-queued",
+       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("z")].se).on_rq = true; }},
+      {"timeline-order", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).vruntime += 1; }},
+      {"group-entity-queued-iff-busy",
+       [&](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu1]).on_rq = true; }},
+      {"curr-chain", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).curr = EntityId{}; }},
+  };
+  std::set<std::string_view> covered;
+  for (const Corruption& c : cases) {
+    Sim sim(two_cpus());
+    sim.run_until(10 * kMs);
+    ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();
+    ASSERT_EQ(sim.tasks()[sim.task_index("z")].state, TaskState::sleeping);
+    c.apply(sim);
+    EXPECT_FALSE(sim.check_now("corrupt")) << c.invariant;
+    EXPECT_GT(sim.checker()->per_invariant()[index_of(c.invariant)], 0u) << c.invariant;
+    covered.insert(c.invariant);
+  }
+  EXPECT_EQ(covered.size(), all_invariants().size()) << "an invariant without a case here";
+}
+
+// Every invariant has a distinct stable name and a statement.
+TEST(Invariants, AreNamed) {
+  std::set<std::string_view> names;
+  for (const InvariantInfo& i : all_invariants()) {
+    EXPECT_FALSE(i.statement.empty());
+    EXPECT_TRUE(names.insert(i.name).second) << i.name;
+    EXPECT_EQ(invariant_by_name(i.name), &i);
+  }
+  EXPECT_EQ(invariant_by_name("no-such-invariant"), nullptr);
+}
+
+// check_every N: a check after every Nth step (op or event), plus one at the
+// end of run() when its last step was not checked; 0: none.
+TEST(Invariants, CheckEveryNthStep) {
+  Scenario sc = two_cpus();
+  sc.duration = 300 * kMs;
+  sc.ops = {{50 * kMs, op::SetNice{"c", 3}, {}}, {120 * kMs, op::MoveTask{"z", "/g"}, {}}};
+  uint64_t steps = 0;
+  for (const uint64_t n : {1u, 2u, 7u, 64u, 0u}) {
+    Sim sim(sc, SimOptions{.check_every = n});
+    sim.run();
+    ASSERT_TRUE(sim.checker()->ok());
+    const uint64_t s = sim.counters().events + sim.counters().ops;
+    if (n == 1) steps = s;
+    EXPECT_EQ(s, steps) << "checking changed the run, n=" << n;
+    const uint64_t want = n == 0 ? 0 : n == 1 ? s : s / n + (s % n != 0);
+    EXPECT_EQ(sim.checker()->checks(), want) << "n=" << n;
+  }
+  EXPECT_GT(steps, 300u);
+}
+
+// A broken state is caught at the first checked step after it: the very next
+// step with N = 1, the next step whose number is a multiple of N otherwise;
+// with N = 0 never. From 10 ms to 20 ms the only steps are the two CPUs'
+// ticks, cpu0's first, so step k after the corruption is at 11 + (k - 1) / 2 ms.
+TEST(Invariants, CheckEveryNStillCatchesABrokenState) {
+  for (const uint64_t n : {1u, 5u, 7u, 0u}) {
+    Sim sim(two_cpus(), SimOptions{.check_every = n});
+    sim.run_until(10 * kMs);
+    const uint64_t before = sim.counters().events + sim.counters().ops;
+    sim.mutable_cfs_rq(sim.rqs()[kCpu1].cfs).h_nr_running += 1;
+    sim.run_until(20 * kMs);
+    ASSERT_EQ(sim.counters().events + sim.counters().ops, before + 20);
+    if (n == 0) {
+      EXPECT_TRUE(sim.checker()->ok());
+      EXPECT_EQ(sim.checker()->checks(), 0u);
+      continue;
+    }
+    ASSERT_FALSE(sim.checker()->ok()) << "n=" << n;
+    const Violation& v = sim.checker()->violations().front();
+    EXPECT_EQ(v.invariant, "nr-running-consistent");
+    const uint64_t k = (before / n + 1) * n - before;  // the first checked step after the corruption
+    EXPECT_EQ(v.t, (11 + (k - 1) / 2) * kMs) << "n=" << n;
+    EXPECT_EQ(v.step, k % 2 ? "tick cpu0" : "tick cpu1") << "n=" << n;
+    if (n == 1) {
+      EXPECT_EQ(v.t, 11 * kMs);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cfsv
