@@ -108,6 +108,9 @@ class MulTrace {
   MulTrace* previous_;
 };
 
+// `e` with every occurrence of the term `from` replaced by `to`.
+z3::expr replace(const z3::expr& e, const z3::expr& from, const z3::expr& to);
+
 // The value of a closed (constant) Sym, folded by z3 simplify; for tests and
 // for evaluating a model. Throws std::runtime_error if it is not a numeral.
 uint64_t fold(const Sym& s);
