@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "claims/claim.h"
@@ -39,6 +40,7 @@ constexpr uint64_t rank_of_nice(int nice) {
   return nice >= 0 ? 2 * static_cast<uint64_t>(nice) : 2 * static_cast<uint64_t>(-nice) - 1;
 }
 template <class V> V nice_weight_of_rank(const V& rank) {
+  if constexpr (std::is_same_v<V, uint64_t>) return nice_to_weight(nice_of_rank(rank));  // the same, faster
   V w(0);
   for (int k = 0; k < kNiceLevels; ++k) w = select(rank == V(k), V(nice_to_weight(nice_of_rank(k))), w);
   return w;
@@ -94,10 +96,15 @@ template <Reader R> SliceCase<typename R::value_type> decode_slice_case(R& r, co
   using V = typename R::value_type;
   SliceCase<V> c;
   c.era = d.eras[r.choose(d.eras.size())];
-  const std::vector<unsigned> machines = distinct_tunables_cpus(d);
-  c.cpus = machines[r.choose(machines.size())];
+  if (d.min_cpus == d.max_cpus) {
+    c.cpus = d.min_cpus;
+  } else {
+    const std::vector<unsigned> machines = distinct_tunables_cpus(d);
+    c.cpus = machines[r.choose(machines.size())];
+  }
   c.tunables = boot_tunables(c.cpus);
   const unsigned depth = d.min_depth + static_cast<unsigned>(r.choose(d.max_depth - d.min_depth + 1));
+  c.levels.reserve(depth);
   const LoadResolution res = resolution_of(c.era);
   const uint64_t max_others = d.max_tasks.at(b) - 1;  // tasks besides the task
   const uint64_t min_w = kFairMinShares, max_w = scale_load<uint64_t>(kFairMaxShares, res);
