@@ -1,7 +1,5 @@
 // The claims: one record each (claims/claim.h). A claim of an existing kind
 // needs nothing else: every engine checks it by its kind and domain.
-#include <array>
-
 #include "claims/claim.h"
 
 namespace cfsv {
@@ -18,7 +16,7 @@ Domain equal_weights(Era era) { return {1, 1, {16, 32, 1000}, Weights::equal_on_
 
 // Built on first use: other static initialisers may ask for the claims.
 std::span<const Claim> all_claims() {
-  static const std::array<Claim, 8> kClaims = {{
+  static const Claim kClaims[] = {
       {"slice-min-granularity/hierarchical", "seed 003 (before)",
        "sched_slice >= min_granularity with the v3.x..v5.12 hierarchical slice", K::slice_at_least_min_gran, Domain{},
        FeatureSet{}, Shape::upper_levels_cut, Expect::refuted},
@@ -49,7 +47,7 @@ std::span<const Claim> all_claims() {
        "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) wherever the kernel's shift is defined",
        K::calc_delta_loop_equals_fls, Domain{.eras = {Era::v5_7, Era::v4_7, Era::v3_13}}, FeatureSet{}, Shape::none,
        Expect::holds},
-  }};
+  };
   return kClaims;
 }
 
