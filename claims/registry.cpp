@@ -43,6 +43,10 @@ std::span<const Claim> all_claims() {
        "with v3.10's calc_delta_mine and n equal-weight (w) tasks on the task's cfs_rq, the flat sched_slice >= "
        "min_granularity - ceil(n * w * min_granularity / 2^32) - ceil(2^15 / (n * w))",
        K::equal_weights_rounding, equal_weights(Era::v3_10), FeatureSet{F::flat_slice}, Shape::none, Expect::holds},
+      {"slice-min-granularity/flat-equal-weights-exact-set-v3.13", "seed 003 (after, on v4.4's 32-bit loads)",
+       "with v3.13..v4.6's 32-bit loads and n equal-weight tasks on the task's cfs_rq, the flat sched_slice >= "
+       "min_granularity iff n < sched_nr_latency",
+       K::equal_weights_exact_set, equal_weights(Era::v3_13), FeatureSet{F::flat_slice}, Shape::none, Expect::holds},
       {"calc-delta/loop-equals-fls", "__calc_delta loop form (v3.13..v5.10) vs fls form (v5.11+)",
        "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) wherever the kernel's shift is defined",
        K::calc_delta_loop_equals_fls, Domain{.eras = {Era::v5_7, Era::v4_7, Era::v3_13}}, FeatureSet{}, Shape::none,
