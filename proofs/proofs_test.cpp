@@ -58,6 +58,16 @@ SliceCase<uint64_t> case_of(const Counterexample& c) {
   return k;
 }
 
+// The claim's query of this depth (the first one, following the paths).
+std::unique_ptr<SliceQuery> query_of_depth(const Claim& c, std::size_t depth) {
+  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
+    std::unique_ptr<SliceQuery> q = build_slice_query(c, Budget::ci, model_slice(c.features.slice()), *path);
+    if (q->c->levels.size() == depth) return q;
+    path = q->next;
+  }
+  throw std::runtime_error("no query of depth " + std::to_string(depth));
+}
+
 TEST(SliceClaims, HierarchicalIsRefutedByUpperLevelsCuttingATaskBelowMinGranularity) {
   const ProofResult r = prove_smoke("slice-min-granularity/hierarchical");
   ASSERT_EQ(r.outcome, Outcome::refuted) << r.detail;
@@ -118,8 +128,7 @@ TEST(SliceClaims, FlatWithEqualWeightsUnderV310RoundingReachesMinGranularityForS
 }
 
 TEST(SliceClaims, NineNice0TasksAreACounterexampleOfTheFlatClaimAt2249996Ns) {
-  const Claim& flat = claim("slice-min-granularity/flat");
-  const auto q = build_slice_query(flat, Budget::ci, model_slice(flat.features.slice()), {});  // depth 1
+  const auto q = query_of_depth(claim("slice-min-granularity/flat"), 1);
   ContextScope scope(*q->ctx);
   const SlicePathLevel<Sym>& task = q->c->levels[0];
   const z3::expr nine_nice0 = (q->c->nice_rank == Sym(0) && task.others == Sym(8) && task.on_rq == Sym(1) &&
@@ -132,10 +141,8 @@ TEST(SliceClaims, NineNice0TasksAreACounterexampleOfTheFlatClaimAt2249996Ns) {
 }
 
 TEST(SliceClaims, SeedThreesFourGroupsOfTwentyLieInTheDomainAndGiveAQuarterOfMinGranularity) {
-  const Claim& hier = claim("slice-min-granularity/hierarchical");
-  const auto q = build_slice_query(hier, Budget::ci, model_slice({}), {0, 0, 1});  // era, machine, depth 2
+  const auto q = query_of_depth(claim("slice-min-granularity/hierarchical"), 2);
   ContextScope scope(*q->ctx);
-  ASSERT_EQ(q->c->levels.size(), 2u);
   const SlicePathLevel<Sym>&task = q->c->levels[0], &group = q->c->levels[1];
   const z3::expr seed = (q->c->nice_rank == Sym(0) && task.on_rq == Sym(1) && task.others == Sym(19) &&
                          task.others_tasks == Sym(19) && task.others_weight == Sym(19) * task.weight &&
@@ -161,11 +168,11 @@ TEST(CalcDeltaClaims, LoopFormEqualsFlsFormOnTheWholeDomainWithTwoQueriesForEver
 TEST(CalcDeltaClaims, TheNormalisationQueryCatchesALoopOneRoundShort) {
   z3::context c;
   ContextScope scope(c);
-  Sym fact = Sym::var("fact"), shift = Sym::var("shift", 6), fact_fls = fact, shift_fls = shift;
+  Sym fact = Sym::var("fact"), shift = Sym::var("shift"), fact_fls = fact, shift_fls = shift;
   for (int i = 0; i < 31; ++i) {  // detail::normalise_loop, one round short
     const SymBool high = (fact >> Sym(32)) != Sym(0);
     fact = select(high, fact >> Sym(1), fact);
-    shift = select(high, shift - Sym(1), shift);
+    shift = shift - select(high, Sym(1), Sym(0));
   }
   detail::normalise_fls(fact_fls, shift_fls);
   const BridgeResult br = prove(c.bool_val(true), (fact == fact_fls && shift == shift_fls).expr(), kTimeoutMs);

@@ -61,7 +61,8 @@ std::optional<z3::expr> shape(const SliceQuery& q, Shape s) {
     if (q.c->levels.size() < 2 || q.calls.empty()) return std::nullopt;
     for (const SlicePathLevel<Sym>& l : q.c->levels) e = e && (l.weight == q.c->levels[0].weight).expr();
     e = e && (*q.slice <= Sym(q.calls[0].result) / Sym(2)).expr();
-    for (const SlicePathLevel<Sym>& l : q.c->levels) e = e && (l.others >= Sym(1)).expr();  // siblings everywhere
+    for (const SlicePathLevel<Sym>& l : q.c->levels)  // siblings everywhere, few of them
+      e = e && (l.others >= Sym(1) && l.others <= Sym(31) && l.others_tasks <= Sym(64)).expr();
   }
   return e;
 }
@@ -117,15 +118,16 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
   std::optional<z3::model> model;
   std::string how;
 
-  // How many points the domain has: a query per path, or a point each.
+  // How many points the domain has: a query per path, or a point each. One
+  // context for every query: they share most of their terms.
+  const std::shared_ptr<z3::context> shared = std::make_shared<z3::context>();
   double points = 0;
   for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
-    const std::unique_ptr<SliceQuery> q = build_slice_query(claim, config.budget, fn, std::move(*path));
+    const std::unique_ptr<SliceQuery> q = build_slice_query(claim, config.budget, fn, std::move(*path), 1, shared);
     points += q->reader->points();
     path = q->next;
   }
   const bool enumerate = points <= kMaxPointsToEnumerate;
-  const std::shared_ptr<z3::context> shared = enumerate ? std::make_shared<z3::context>() : nullptr;
 
   // One query (or point) decided: `negated` is the domain and the negated
   // conjecture, in shape `s`. A whole query is first asked with the last
@@ -197,9 +199,9 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
     return res;
   }
   res.outcome = Outcome::proved;
-  res.detail = enumerate ? "proved point by point: each of the " + dec(static_cast<uint64_t>(points)) +
+  res.detail = enumerate ? "point by point: each of the " + dec(static_cast<uint64_t>(points)) +
                                " points of the domain folds to true"
-                         : "proved: " + std::to_string(res.queries.size()) +
+                         : std::to_string(res.queries.size()) +
                                (res.queries.size() == 1 ? " query" : " queries") + " unsat";
   return res;
 }

@@ -100,7 +100,7 @@ template <class V> void normalise_loop(V& fact, V& shift) {
   for (int i = 0; i < 32; ++i) {
     const auto high = (fact >> V(32)) != V(0);
     fact = select(high, fact >> V(1), fact);
-    shift = select(high, shift - V(1), shift);
+    shift = shift - select(high, V(1), V(0));
   }
 }
 // The fls form: `fs = fls(fact >> 32); shift -= fs; fact >>= fs;`.
