@@ -49,9 +49,10 @@ struct Domain {
 // false: still a counterexample of the same conjecture, but a readable one.
 enum class Shape {
   none,              // the first one Z3 finds
-  equal_siblings,    // every level queued, its cfs_rq's entities all of the path entity's weight
-  upper_levels_cut,  // equal_siblings with siblings at every level, depth >= 2, and the levels
-                     // above the task at least halving its slice (seed 003's shape)
+  equal_siblings,    // a nice-0 task among nice-0 tasks, every level queued with at most 31
+                     // siblings of the path entity's weight
+  upper_levels_cut,  // equal_siblings in groups of nice-0 weight, siblings at every level, depth
+                     // >= 2, the levels above the task at least halving its slice (seed 003's shape)
 };
 
 struct Claim {

@@ -68,7 +68,7 @@ int cmd_prove(int argc, char** argv) {
   p.positionals("CLAIM", &ids, "a claim id or family (see cfsv claims)")
       .option("timeout", &timeout_ms, "MS", "solver timeout per query (default: the budget's, 10000/60000/600000)")
       .option("budget", one_of(&config.budget, {Budget::smoke, Budget::ci, Budget::long_}), "smoke|ci|long",
-              "default timeout, and the task bound of the equal-weight queries: 16, 32 or 1000 (default ci)")
+              "default timeout, and the domains' bounds that grow with it (default ci)")
       .flag("json", &json, "print a JSON array of {claim, verdict, expected, agrees, detail, seconds, "
                            "conjecture, queries, counterexample}");
   if (auto rc = p.parse(argc, argv)) return *rc;

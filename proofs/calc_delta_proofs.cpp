@@ -89,7 +89,7 @@ ProofResult direct_query(const Claim& claim, ProofResult res, uint32_t timeout_m
     return res;
   }
   res.outcome = Outcome::proved;
-  res.detail = "proved by direct queries on the domain";
+  res.detail = "by direct queries on the domain";
   return res;
 }
 
@@ -129,8 +129,8 @@ ProofResult prove_loop_equals_fls(const Claim& claim, const CheckConfig& config)
       throw std::logic_error("proofs: the __calc_delta forms differ in more than their normalisation");
   }
   res.outcome = Outcome::proved;
-  res.detail = "proved on every input of the domain: both normalisations agree on every 64-bit fact and shift, "
-               "and the forms differ in nothing else";
+  res.detail = "on every input of the domain: both normalisations agree on every 64-bit fact and shift, and the "
+               "forms differ in nothing else";
   return res;
 }
 

@@ -50,19 +50,24 @@ std::string query_label(const SliceCase<Sym>& c) {
          ", depth " + dec(c.levels.size());
 }
 
-// The preferred counterexample shape on this query, or nullopt where it cannot occur.
+// The preferred counterexample shape on this query, or nullopt where it
+// cannot occur. Both shapes take a nice-0 task among other nice-0 tasks,
+// every level queued with at most 31 siblings of its own weight: small,
+// readable numbers, and few unknowns left for the solver.
 std::optional<z3::expr> shape(const SliceQuery& q, Shape s) {
   if (s == Shape::none) return std::nullopt;
   ContextScope scope(*q.ctx);
-  z3::expr e = (q.c->nice_rank == Sym(0)).expr();  // nice 0
-  for (const SlicePathLevel<Sym>& l : q.c->levels)
-    e = e && (l.on_rq == Sym(1)).expr() && (l.others_weight == l.others * l.weight).expr();
-  if (s == Shape::upper_levels_cut) {
-    if (q.c->levels.size() < 2 || q.calls.empty()) return std::nullopt;
-    for (const SlicePathLevel<Sym>& l : q.c->levels) e = e && (l.weight == q.c->levels[0].weight).expr();
+  const std::vector<SlicePathLevel<Sym>>& levels = q.c->levels;
+  z3::expr e = (q.c->nice_rank == Sym(0) && levels[0].others_tasks == levels[0].others).expr();
+  for (const SlicePathLevel<Sym>& l : levels)
+    e = e && (l.on_rq == Sym(1) && l.others_weight == l.others * l.weight && l.others <= Sym(31) &&
+              l.others_tasks <= Sym(64))
+                 .expr();
+  if (s == Shape::upper_levels_cut) {  // seed 003's: groups of the default shares, the levels above cutting
+    if (levels.size() < 2 || q.calls.empty()) return std::nullopt;
+    for (const SlicePathLevel<Sym>& l : levels)
+      e = e && (l.weight == levels[0].weight && l.others >= Sym(1)).expr();
     e = e && (*q.slice <= Sym(q.calls[0].result) / Sym(2)).expr();
-    for (const SlicePathLevel<Sym>& l : q.c->levels)  // siblings everywhere, few of them
-      e = e && (l.others >= Sym(1) && l.others <= Sym(31) && l.others_tasks <= Sym(64)).expr();
   }
   return e;
 }
@@ -70,10 +75,10 @@ std::optional<z3::expr> shape(const SliceQuery& q, Shape s) {
 std::string_view shape_text(Shape s) {
   switch (s) {
     case Shape::none: break;
-    case Shape::equal_siblings: return "a nice-0 task, every level queued with equal sibling weights";
+    case Shape::equal_siblings: return "nice-0 tasks, every level queued with siblings of its weight";
     case Shape::upper_levels_cut:
-      return "a nice-0 task, every level queued with siblings of its weight, the levels above the task at least "
-             "halving its slice";
+      return "nice-0 tasks in groups of nice-0 weight, siblings at every level, the levels above the task at "
+             "least halving its slice";
   }
   return "";
 }
@@ -161,7 +166,7 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
       std::unique_ptr<SliceQuery> q = build_slice_query(claim, config.budget, fn, std::move(*path),
                                                         enumerate ? SymReader::kSplitAll : 1, shared);
       path = q->next;
-      const std::string label = query_label(*q->c) + (s == Shape::none ? "" : ", preferred shape");
+      const std::string where = query_label(*q->c), label = where + (s == Shape::none ? "" : ", preferred shape");
       const std::optional<z3::expr> e = shape(*q, s);
       if (s != Shape::none && !e) continue;
       BridgeResult br = decide(*q, q->reader->domain() && !*q->conjecture && (e ? *e : q->ctx->bool_val(true)), label);
@@ -170,7 +175,7 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
       model = std::move(br.model);
       refuted_by = std::move(q);
       how = (s == Shape::none ? "the first one " + std::string(enumerate ? "in the domain's order" : "Z3 found")
-                              : "preferred shape: " + std::string(shape_text(s))) + "; " + label;
+                              : "preferred shape: " + std::string(shape_text(s))) + "; " + where;
     }
   };
   pass(claim.prefer);
