@@ -20,6 +20,17 @@ std::string_view relation(ClaimKind k) {
   return k == ClaimKind::calc_delta_loop_equals_fls ? "equal results" : "invariant holds";
 }
 
+std::string_view to_string(Weights w) { return w == Weights::any ? "any" : "equal_on_task_rq"; }
+
+std::string_view to_string(Shape s) {
+  switch (s) {
+    case Shape::none: return "none";
+    case Shape::equal_siblings: return "equal_siblings";
+    case Shape::upper_levels_cut: return "upper_levels_cut";
+  }
+  return "?";
+}
+
 bool is_slice_kind(ClaimKind k) { return k != ClaimKind::calc_delta_loop_equals_fls; }
 
 const Claim* claim_by_id(std::string_view id) {

@@ -34,6 +34,8 @@ enum class Weights {
   equal_on_task_rq,  // as `any`, but every other entity on the task's cfs_rq is a task of its nice level
 };
 
+std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
+
 // What a claim quantifies over. Slice claims use every field; calc-delta
 // claims only `eras`.
 struct Domain {
@@ -54,6 +56,8 @@ enum class Shape {
   upper_levels_cut,  // equal_siblings in groups of nice-0 weight, siblings at every level, depth
                      // >= 2, the levels above the task at least halving its slice (seed 003's shape)
 };
+
+std::string_view to_string(Shape s);  // "none", "equal_siblings", "upper_levels_cut"
 
 struct Claim {
   std::string_view id;         // family/variant, e.g. "slice-min-granularity/hierarchical"

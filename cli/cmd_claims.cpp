@@ -16,17 +16,6 @@ std::string eras_of(const Claim& c) {
   return s;
 }
 
-std::string_view to_string(Weights w) { return w == Weights::any ? "any" : "equal_on_task_rq"; }
-
-std::string_view to_string(Shape s) {
-  switch (s) {
-    case Shape::none: return "none";
-    case Shape::equal_siblings: return "equal_siblings";
-    case Shape::upper_levels_cut: return "upper_levels_cut";
-  }
-  return "?";
-}
-
 void json_claim(JsonWriter& j, const Claim& c) {
   const Domain& d = c.domain;
   j.begin_object().field("id", c.id).field("about", c.about).field("kind", to_string(c.kind));

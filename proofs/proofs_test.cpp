@@ -9,6 +9,7 @@
 #include <string>
 
 #include "claims/slice_trace.h"
+#include "claims/test_claims.h"
 #include "model/arith/weights.h"
 #include "model/deterministic_random.h"
 #include "proofs/bridge.h"
@@ -293,18 +294,15 @@ TEST(Bridge, FindGroundDecidesOnlyFormulasWithoutUnknowns) {
   EXPECT_NE(open.reason.find("not a ground formula"), std::string::npos);
 }
 
-TEST(Engine, ATestOnlyRecordOfAnExistingKindIsProvedByItsKindAndDomain) {
-  // Records no engine has seen: a claim is its kind and domain, not its id.
-  const Claim two_cpus{"test/flat-equal-weights-exact-set-1-to-2-cpus",
-                       "test",
-                       "exact set on 1 or 2 CPUs",
-                       ClaimKind::equal_weights_exact_set,
-                       {1, 1, {16, 16, 16}, Weights::equal_on_task_rq, 1, 2, {Era::v3_13}},
-                       FeatureSet{Feature::flat_slice}};
-  const ProofResult r = prove_claim(two_cpus, smoke());
-  EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
-  EXPECT_NE(r.detail.find("each of the 2560 points"), std::string::npos) << r.detail;  // two machines
-  EXPECT_NE(r.conjecture.find("1..2 CPUs"), std::string::npos) << r.conjecture;
+TEST(Engine, TestOnlyRecordsOfExistingKindsAreProvedByTheirKindAndDomain) {
+  for (const Claim& c : test_only_claims()) {
+    const ProofResult r = prove_claim(c, smoke());
+    EXPECT_TRUE(agrees(c.expect, to_verdict(r.outcome))) << c.id << ": " << r.detail;
+    EXPECT_NE(r.conjecture.find(std::string(era_name(c.domain.eras.front()))), std::string::npos) << r.conjecture;
+  }
+  const ProofResult two = prove_claim(test_only_claims()[0], smoke());
+  EXPECT_NE(two.detail.find("each of the 2560 points"), std::string::npos) << two.detail;  // two machines
+  EXPECT_NE(two.conjecture.find("1..2 CPUs"), std::string::npos) << two.conjecture;
 }
 
 TEST(Engine, EveryRegisteredClaimGetsTheVerdictItExpects) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "claims/test_claims.h"
 #include "properties/runner.h"
 
 namespace cfsv::properties {
@@ -26,25 +27,15 @@ TEST(ClaimChecks, EveryRegisteredClaimGetsTheVerdictItExpects) {
   }
 }
 
-TEST(ClaimChecks, ATestOnlyRecordOfAnExistingKindIsCheckedByItsKindAndDomain) {
-  // Records no engine has seen: a claim is its kind and domain, not its id.
-  const Claim two_cpus{"test/flat-equal-weights-exact-set-1-to-2-cpus",
-                       "test",
-                       "exact set on 1 or 2 CPUs",
-                       ClaimKind::equal_weights_exact_set,
-                       {1, 1, {16, 16, 16}, Weights::equal_on_task_rq, 1, 2, {Era::v3_13}},
-                       FeatureSet{Feature::flat_slice}};
-  EXPECT_EQ(check_claim(two_cpus, kSmoke).verdict, Verdict::passed);
-  Claim deep = two_cpus;
-  deep.id = "test/hierarchical-depth-2-only";
-  deep.kind = ClaimKind::slice_at_least_min_gran;
-  deep.domain = {2, 2, {64, 64, 64}, Weights::any, 4, 4, {Era::v4_7}};
-  deep.features = FeatureSet{};
-  deep.expect = Expect::refuted;
-  const EngineResult r = check_claim(deep, kSmoke);
-  EXPECT_EQ(r.verdict, Verdict::refuted) << r.detail;
-  EXPECT_EQ(value_of(r.counterexample.values, "depth"), "2");
-  EXPECT_EQ(value_of(r.counterexample.values, "era"), "v4.7");
+TEST(ClaimChecks, TestOnlyRecordsOfExistingKindsAreCheckedByTheirKindAndDomain) {
+  for (const Claim& claim : test_only_claims()) {
+    const EngineResult r = check_claim(claim, kSmoke);
+    EXPECT_TRUE(agrees(claim.expect, r.verdict)) << claim.id << ": " << to_string(r.verdict) << ": " << r.detail;
+    if (claim.expect == Expect::refuted) {
+      EXPECT_EQ(value_of(r.counterexample.values, "depth"), std::to_string(claim.domain.min_depth)) << claim.id;
+      EXPECT_EQ(value_of(r.counterexample.values, "era"), era_name(claim.domain.eras.front())) << claim.id;
+    }
+  }
 }
 
 TEST(ClaimChecks, TheSameSeedGivesTheSameVerdictAndCounterexample) {
