@@ -20,6 +20,7 @@
 #include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
 #include "model/arith/calc_delta.h"
+#include "model/arith/fair_math.h"
 #include "model/arith/slice.h"
 #include "model/arith/weights.h"
 
@@ -40,10 +41,10 @@ const char* era_text(LoadResolution r) { return era_name(r).data(); }  // the na
 // A weight in the era's resolution. wide: also runqueue loads past 2^32.
 uint64_t decode_weight(ByteReader& in, LoadResolution r, bool wide) {
   static constexpr std::array<uint64_t, 13> kEdges = {0,    1,     2,       3,           15,          1023,       1024,
-                                                      1025, 88761, 1 << 18, 0xfffffffeu, 0xffffffffu, 1ull << 31};
+                                                      1025, 88761, kFairMaxShares, 0xfffffffeu, 0xffffffffu, 1ull << 31};
   switch (in.range(0, wide ? 4 : 3)) {
     case 0: return scale_load<uint64_t>(nice_to_weight(in.integer(kNiceMin, kNiceMax)), r);
-    case 1: return scale_load<uint64_t>(in.range(2, 1 << 18), r);  // MIN_SHARES..MAX_SHARES
+    case 1: return scale_load<uint64_t>(in.range(kFairMinShares, kFairMaxShares), r);
     case 2: return scale_load<uint64_t>(in.pick<uint64_t>(kEdges), r) + in.range(0, (1ull << r.shift) - 1);
     case 3: return in.range(0, (1ull << (32 + r.shift)) - 1);
     default: return in.range(0, (1ull << (48 + r.shift)) - 1);
