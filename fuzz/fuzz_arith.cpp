@@ -40,8 +40,9 @@ const char* era_text(LoadResolution r) { return era_name(r).data(); }  // the na
 
 // A weight in the era's resolution. wide: also runqueue loads past 2^32.
 uint64_t decode_weight(ByteReader& in, LoadResolution r, bool wide) {
-  static constexpr std::array<uint64_t, 13> kEdges = {0,    1,     2,       3,           15,          1023,       1024,
-                                                      1025, 88761, kFairMaxShares, 0xfffffffeu, 0xffffffffu, 1ull << 31};
+  static constexpr std::array<uint64_t, 13> kEdges = {0,    1,     2,     3,              15,          1023,
+                                                      1024, 1025,  88761, kFairMaxShares, 0xfffffffeu, 0xffffffffu,
+                                                      1ull << 31};
   switch (in.range(0, wide ? 4 : 3)) {
     case 0: return scale_load<uint64_t>(nice_to_weight(in.integer(kNiceMin, kNiceMax)), r);
     case 1: return scale_load<uint64_t>(in.range(kFairMinShares, kFairMaxShares), r);

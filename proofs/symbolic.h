@@ -1,6 +1,6 @@
-// The symbolic value type the model's templates are instantiated with
-// (DESIGN "Layers"): Sym is a 64-bit Z3 bit-vector with the unsigned C++
-// semantics of uint64_t, SymBool a Z3 boolean. Internal to proofs/.
+// The symbolic value type the model's templates are instantiated with: Sym
+// is a 64-bit Z3 bit-vector with the unsigned C++ semantics of uint64_t,
+// SymBool a Z3 boolean. Internal to proofs/.
 #pragma once
 #include <z3++.h>
 

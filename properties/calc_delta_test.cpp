@@ -47,7 +47,7 @@ TEST(CalcDeltaBound, HoldsForEveryNiceLevelsTableInverseAndCalcDeltaFair) {
 }
 
 TEST(CalcDeltaBound, IsTightToAFewNanosecondsForNineNice0TasksIn20msPeriod) {
-  // DESIGN: the flat slice of 9 nice-0 tasks is 2249996, 4 ns short; the bound allows 5.
+  // The flat slice of 9 nice-0 tasks is 2249996, 4 ns short; the bound allows 5.
   const uint64_t w = nice_0_load<uint64_t>(kLoadResolutionV5_7);
   EXPECT_EQ(calc_delta_max_shortfall(9 * 2'250'000, w, 9 * w, kLoadResolutionV5_7), 5u);
   EXPECT_EQ(calc_delta<uint64_t>(9 * 2'250'000, w, {9 * w, 0}, kLoadResolutionV5_7), 2'250'000u - 4);
