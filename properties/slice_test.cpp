@@ -46,6 +46,28 @@ RC_GTEST_PROP(SchedSlice, AHeavierEntityNeverGetsAShorterSliceByMoreThanCalcDelt
   for (SliceFeatures f : kSliceVariants) check_heavier_never_shorter_beyond_rounding(c, f);
 }
 
+// The claims' decoder only makes cases a runqueue can have, within the
+// domain's bounds (here a wide one: depth 1..3, 4096 tasks, both eras).
+RC_GTEST_PROP(SliceDomain, EveryDecodedCaseIsOneARunqueueCanHaveWithinTheDomainsBounds, ()) {
+  const SliceCase c = *gen_slice_case(std::nullopt, false);
+  const LoadResolution r = resolution_of(c.era);
+  const uint64_t max_w = scale_load<uint64_t>(kFairMaxShares, r);
+  RC_ASSERT(c.levels.size() >= 1u && c.levels.size() <= 3u);
+  RC_ASSERT(c.rq_h_nr_running() + (c.levels[0].on_rq ? 0u : 1u) <= 4096u);
+  RC_ASSERT(c.levels[0].weight == scale_load<uint64_t>(nice_to_weight(nice_of_rank(c.nice_rank)), r));
+  for (std::size_t i = 0; i < c.levels.size(); ++i) {
+    const SlicePathLevel<uint64_t>& l = c.levels[i];
+    RC_ASSERT(l.on_rq <= 1u);
+    RC_ASSERT(l.others_tasks >= l.others);
+    RC_ASSERT(l.others_weight >= l.others * kFairMinShares && l.others_weight <= l.others * max_w);
+    if (i > 0) {
+      RC_ASSERT(l.weight >= kFairMinShares && l.weight <= max_w);
+      const SlicePathLevel<uint64_t>& below = c.levels[i - 1];
+      RC_ASSERT((l.on_rq == 1) == (below.on_rq == 1 || below.others > 0));  // queued iff its cfs_rq is not empty
+    }
+  }
+}
+
 // The base_slice claim far beyond its domain: 1..64 CPUs, sysctl writes, both eras, 4096 tasks.
 RC_GTEST_PROP(SliceMinGranularity, BaseSliceNeverFallsBelowMinGranularityOnRandomHierarchies, ()) {
   check_claim_on(claim("slice-min-granularity/base_slice"), *gen_slice_case());
