@@ -1,7 +1,8 @@
-// ops/s of the scheduler arithmetic the model runs (model/calc_delta.h,
-// model/slice.h): __calc_delta in both forms, calc_delta_fair, and sched_slice
-// in each variant on a depth-3 hierarchy. Inputs come from a table filled at
-// run time and cycled through, so nothing is constant-folded.
+// ops/s of the scheduler arithmetic the model runs (model/arith/): __calc_delta
+// in both forms, calc_delta_fair, sched_slice in each variant on a depth-3
+// hierarchy, and PELT's decay_load, accumulate_sum and one entity update per
+// era. Inputs come from a table filled at run time and cycled through, so
+// nothing is constant-folded.
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -9,6 +10,9 @@
 
 #include "model/deterministic_random.h"
 #include "model/arith/calc_delta.h"
+#include "model/arith/pelt.h"
+#include "model/arith/pelt_v3.h"
+#include "model/arith/pelt_v4.h"
 #include "model/arith/slice.h"
 #include "model/tunables.h"
 #include "model/arith/weights.h"
@@ -26,6 +30,9 @@ struct Input {
   LoadWeight<uint64_t> rq_load;            // a cfs_rq's load, inverse weight 0 (computed lazily)
   std::array<SliceLevel<uint64_t>, 3> chain;  // task, group, top-level group
   uint64_t nr_running, rq_h_nr_running;
+  uint64_t pelt_delta;                     // ns since the entity's last PELT update: mostly < 4 ms
+  uint64_t pelt_flags;                     // bit 0 on_rq, bit 1 running
+  pelt_v5_15::SchedAvg<uint64_t> avg;      // a reachable state: a task's after a random history
 };
 
 
@@ -45,6 +52,12 @@ const std::vector<Input>& inputs() {
       for (std::size_t l = 0; l < x.chain.size(); ++l) {
         const uint64_t w = l == 0 ? nice_weight() : scale_load(2 + rng.next() % 10240, kRes);  // task, or group shares
         x.chain[l] = {w, w * (1 + rng.next() % 8) + (l == 0 ? 0 : nice_weight()), l == 0 ? rng.next() % 2 : 1};
+      }
+      x.pelt_delta = rng.next() % 8 == 0 ? rng.next() % 100'000'000 : rng.next() % 4'000'000;
+      x.pelt_flags = rng.next() % 4;
+      for (uint64_t t = 0, k = rng.next() % 50; k > 0; --k) {
+        t += rng.next() % 4'000'000;
+        pelt_v5_15::update_load_avg_se<uint64_t>(t, x.avg, x.weight, k & 1, k & 1, k & 2, kRes);
       }
     }
     return v;
@@ -76,12 +89,54 @@ void BM_sched_slice(benchmark::State& state, SliceFeatures f) {
   });
 }
 
+void BM_decay_load(benchmark::State& state) {
+  run(state, [](const Input& x) { return pelt_v5_15::decay_load(x.avg.load_sum + x.delta, x.pelt_delta >> 20); });
+}
+void BM_accumulate_sum(benchmark::State& state) {
+  run(state, [](const Input& x) {
+    pelt_v5_15::SchedAvg<uint64_t> sa = x.avg;
+    return pelt_v5_15::accumulate_sum<uint64_t>(x.pelt_delta >> 10, sa, x.pelt_flags & 1, x.pelt_flags & 1,
+                                                x.pelt_flags & 2) + sa.load_sum;
+  });
+}
+// One __update_load_avg_se: ___update_load_sum and ___update_load_avg.
+void BM_update_load_avg_se(benchmark::State& state) {
+  run(state, [](const Input& x) {
+    pelt_v5_15::SchedAvg<uint64_t> sa = x.avg;
+    const uint64_t on = x.pelt_flags & 1;
+    pelt_v5_15::update_load_avg_se<uint64_t>(sa.last_update_time + x.pelt_delta, sa, x.weight, on, on,
+                                             x.pelt_flags & 2, kRes);
+    return sa.load_avg + sa.util_avg;
+  });
+}
+void BM_update_load_avg_v4_4(benchmark::State& state) {
+  run(state, [](const Input& x) {
+    pelt_v4_4::SchedAvg<uint64_t> sa{x.avg.last_update_time, x.avg.load_sum, x.avg.util_sum, x.avg.period_contrib,
+                                     x.avg.load_avg, x.avg.util_avg};
+    pelt_v4_4::update_load_avg<uint64_t>(sa.last_update_time + x.pelt_delta, sa, (x.pelt_flags & 1) * 1024,
+                                         x.pelt_flags & 2, nullptr);
+    return sa.load_avg + sa.util_avg;
+  });
+}
+void BM_update_entity_runnable_avg_v3_10(benchmark::State& state) {
+  run(state, [](const Input& x) {
+    pelt_v3_10::SchedAvg<uint64_t> sa{x.avg.util_sum >> 10, x.avg.util_sum >> 10, x.avg.last_update_time, 0};
+    pelt_v3_10::update_entity_runnable_avg<uint64_t>(sa.last_runnable_update + x.pelt_delta, sa, x.pelt_flags & 1);
+    return pelt_v3_10::task_entity_contrib<uint64_t>(sa, 1024, kLoadResolutionV3_10);
+  });
+}
+
 BENCHMARK(BM_calc_delta_fls);
 BENCHMARK(BM_calc_delta_loop);
 BENCHMARK(BM_calc_delta_fair);
 BENCHMARK_CAPTURE(BM_sched_slice, hierarchical, SliceFeatures{});
 BENCHMARK_CAPTURE(BM_sched_slice, flat, SliceFeatures{.flat_slice = true});
 BENCHMARK_CAPTURE(BM_sched_slice, alt_period_base_slice, SliceFeatures{.alt_period = true, .base_slice = true});
+BENCHMARK(BM_decay_load);
+BENCHMARK(BM_accumulate_sum);
+BENCHMARK(BM_update_load_avg_se);
+BENCHMARK(BM_update_load_avg_v4_4);
+BENCHMARK(BM_update_entity_runnable_avg_v3_10);
 
 }  // namespace
 }  // namespace cfsv

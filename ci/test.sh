@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
-# The test suite on a fresh machine: install packages, build (g++ plus the
-# clang-14 libFuzzer sub-build), run every test with ctest.
+# The test suite on a fresh machine: install packages, then build and run every
+# test with ctest in three builds (warnings are errors in each):
+#  1. `default`: g++ RelWithDebInfo, plus the clang-14 libFuzzer sub-build;
+#  2. `clang`: clang++-14 Release, whose ctest also checks that its cfsv prints
+#     the same bytes as the g++ one (ci.same_output_as_other_cfsv);
+#  3. `debug`: g++ Debug (-O0, assertions on).
+# Builds 2 and 3 skip the libFuzzer sub-build: it is the same in each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/setup.sh
-cmake --preset default
-cmake --build --preset default -j"$(nproc)"
-ctest --preset default -j"$(nproc)"
+jobs=$(nproc)
+build() {  # build PRESET [CMAKE ARGS...]: configure, build and ctest one preset
+  local preset=$1 t0=$SECONDS
+  shift
+  echo "== ci/test.sh: preset $preset"
+  cmake --preset "$preset" "$@"
+  cmake --build --preset "$preset" -j"$jobs"
+  local t1=$SECONDS
+  ctest --preset "$preset" -j"$jobs"
+  echo "== ci/test.sh: preset $preset: build $((t1 - t0)) s, ctest $((SECONDS - t1)) s"
+}
+build default
+build clang -DCFSV_LIBFUZZER=OFF -DCFSV_OTHER_CFSV="$PWD/build/cli/cfsv"
+build debug -DCFSV_LIBFUZZER=OFF
