@@ -21,7 +21,7 @@ namespace cfsv {
 namespace {
 
 constexpr std::size_t kInputs = 4096;  // a power of two
-constexpr LoadResolution kRes = kLoadResolutionV5;
+constexpr LoadResolution kRes = kLoadResolutionV5_7;
 
 struct Input {
   uint64_t delta;                          // ns

@@ -1,8 +1,9 @@
 // cfsv fuzz TARGET: a libFuzzer campaign on a clang-built target (fuzz/):
 // time budget, jobs (-fork), a working corpus seeded from fuzz/corpus/, a
 // progress line, and a summary; each crash is reported with its file and,
-// re-run once, what it shows (the `counterexample:` lines of
-// fuzz_slice_claims). Exit 0 no crash, 1 crashes, 2 bad input.
+// re-run once, what it shows (fuzz_slice_claims' counterexample, read back as
+// data and printed as every engine prints one). Exit 0 no crash, 1 crashes,
+// 2 bad input.
 #include <unistd.h>
 
 #include <chrono>
@@ -15,9 +16,9 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/table.h"
 #include "fuzz/libfuzzer.h"
-#include "fuzz/slice_claims.h"
-#include "model/claims.h"
+#include "claims/claim.h"
 
 namespace cfsv::cli {
 
@@ -39,15 +40,14 @@ int list_targets(const std::string& bin_dir) {
     std::printf("  %-24s %-9s seed corpus: %s (%zu inputs)\n", t.c_str(), built ? "built" : "not built",
                 corpus.empty() ? "none" : corpus.c_str(), corpus.empty() ? 0 : fuzz::count_files(corpus));
   }
-  std::printf("fuzz_slice_claims takes --claim ID:");
-  for (const fuzz::FuzzClaim& c : fuzz::kFuzzSliceClaims) std::printf(" %.*s", int(c.id.size()), c.id.data());
+  std::printf("fuzz_slice_claims takes --claim ID or FAMILY:");
+  for (const Claim& c : all_claims()) std::printf(" %.*s", int(c.id.size()), c.id.data());
   std::printf("\n");
   return 0;
 }
 
 // What a crash input shows: the target re-run on it alone.
-std::vector<std::string> explain_crash(const std::string& exe, const std::string& file,
-                                       const std::optional<std::string>& claim) {
+std::string explain_crash(const std::string& exe, const std::string& file, const std::optional<std::string>& claim) {
   fuzz::ProcessSpec spec;
   spec.exe = exe;
   spec.args = {file};
@@ -56,15 +56,18 @@ std::vector<std::string> explain_crash(const std::string& exe, const std::string
     spec.set_env.emplace_back("CFSV_CLAIM", *claim);
   else
     spec.unset_env.push_back("CFSV_CLAIM");
-  std::vector<std::string> lines;
+  std::string lines;
+  Counterexample cx;
   spec.on_line = [&](std::string_view l) {
-    if (l.starts_with("counterexample:") || l.find("check failed:") != l.npos ||
-        l.find("runtime error:") != l.npos || l.find("ERROR: AddressSanitizer") != l.npos)
-      lines.emplace_back(l);
+    if (parse_counterexample_line(l, cx)) return;
+    if (l.find("check failed:") != l.npos || l.find("runtime error:") != l.npos ||
+        l.find("ERROR: AddressSanitizer") != l.npos)
+      lines.append(l).push_back('\n');
   };
   const fuzz::ProcessResult r = fuzz::run_process(spec);
-  if (r.ok()) lines.push_back("(this input no longer fails when run alone)");
-  else if (lines.empty()) lines.push_back("(" + r.describe() + ", no error line)");
+  if (!cx.empty()) lines = cx.claim + ": " + cx.summary + "\n" + format_counterexample(cx) + lines;
+  if (r.ok()) lines += "(this input no longer fails when run alone)\n";
+  else if (lines.empty()) lines += "(" + r.describe() + ", no error line)\n";
   return lines;
 }
 }  // namespace
@@ -83,7 +86,7 @@ int cmd_fuzz(int argc, char** argv) {
       .option("crashes", &crashes, "DIR", "where crash inputs go (default cfsv-fuzz/<target>/crashes)")
       .option("seed", &seed, "N", "libFuzzer seed (default 1; printed)")
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
-      .option("claim", &claim, "ID", "for fuzz_slice_claims: the claim to check (CFSV_CLAIM)")
+      .option("claim", &claim, "ID", "for fuzz_slice_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
       .positionals("TARGET", &pos, "a fuzz target, e.g. fuzz_arith or arith", 0, 1);
   if (auto rc = ap.parse(argc, argv)) return *rc;
@@ -95,10 +98,9 @@ int cmd_fuzz(int argc, char** argv) {
   if (jobs == 0 || jobs > 256) return ap.error("--jobs: must be 1..256");
   std::optional<std::string> claim_env;
   if (!claim.empty()) {
-    const Claim* c = claim_by_id(claim);
     if (*target != kClaimTarget) return ap.error("--claim applies to fuzz_slice_claims only");
-    if (!c || !fuzz::fuzz_slice_claims_covers(claim))
-      return ap.error("--claim: '" + claim + "' is not a claim fuzz_slice_claims checks (cfsv fuzz --list)");
+    if (select_claims(claim).empty())
+      return ap.error("--claim: '" + claim + "' names no claim or family of claims (cfsv claims lists them)");
     claim_env = claim;
   }
   const std::string exe = (fs::path(bin_dir) / *target).string();
@@ -171,7 +173,7 @@ int cmd_fuzz(int argc, char** argv) {
               o.process.interrupted ? " (interrupted)" : "");
   for (const std::string& f : o.crash_files) {
     std::printf("crash: %s\n", f.c_str());
-    for (const std::string& l : explain_crash(exe, f, claim_env)) std::printf("  %s\n", l.c_str());
+    std::fputs(indented(explain_crash(exe, f, claim_env), "  ").c_str(), stdout);
     std::printf("  reproduce: %s%s %s %s\n", claim_env ? "CFSV_CLAIM=" : "", claim_env ? claim_env->c_str() : "",
                 exe.c_str(), f.c_str());
   }

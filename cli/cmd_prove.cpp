@@ -1,4 +1,4 @@
-// cfsv prove [CLAIM...]: the Z3 engine on the claims it supports; a verdict
+// cfsv prove [CLAIM...]: the Z3 engine on claims (ids or families); a verdict
 // per claim with its one-line conjecture, and for a refutation the
 // counterexample with every intermediate.
 #include <cstdio>
@@ -9,6 +9,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/table.h"
+#include "cli/verify.h"
 #include "proofs/prove.h"
 
 namespace cfsv::cli {
@@ -16,13 +18,6 @@ namespace cfsv::cli {
 namespace {
 
 constexpr uint64_t kMaxTimeoutMs = 86'400'000;
-
-void json_values(JsonWriter& j, const std::vector<proofs::Value>& vs) {
-  for (const proofs::Value& v : vs) {
-    if (v.text.starts_with('-')) j.field(v.name, std::stoll(v.text));
-    else j.field(v.name, std::stoull(v.text));
-  }
-}
 
 void json_result(JsonWriter& j, const proofs::ProofResult& r, const Claim& c) {
   const Verdict v = to_verdict(r.outcome);
@@ -42,23 +37,9 @@ void json_result(JsonWriter& j, const proofs::ProofResult& r, const Claim& c) {
         .field("outcome", to_string(q.outcome))
         .field("seconds", q.seconds)
         .end_object();
-  j.end_array().key("counterexample");
-  if (r.outcome != proofs::Outcome::refuted) {
-    j.null();
-  } else {
-    j.begin_object().field("note", r.counterexample.note);
-    json_values(j, r.counterexample.values);
-    if (!r.counterexample.levels.empty()) {
-      j.key("levels").begin_array();
-      for (const auto& level : r.counterexample.levels) {
-        j.begin_object();
-        json_values(j, level);
-        j.end_object();
-      }
-      j.end_array();
-    }
-    j.end_object();
-  }
+  j.end_array();
+  json_counterexample(j.key("counterexample"), r.outcome == proofs::Outcome::refuted ? r.counterexample
+                                                                                    : Counterexample{});
   j.end_object();
 }
 
@@ -68,7 +49,7 @@ void print_text(const proofs::ProofResult& r, const Claim& c) {
               std::string(to_string(c.expect)).c_str(), agrees(c.expect, v) ? "" : ": MISMATCH", r.seconds);
   std::printf("  conjecture: %s\n  %s\n", r.conjecture.c_str(), r.detail.c_str());
   if (r.outcome == proofs::Outcome::refuted)
-    std::fputs(proofs::format_counterexample(r.counterexample).c_str(), stdout);
+    std::fputs(indented(format_counterexample(r.counterexample), "  ").c_str(), stdout);
   std::fflush(stdout);
 }
 
@@ -80,31 +61,27 @@ int cmd_prove(int argc, char** argv) {
   bool json = false;
   std::vector<std::string> ids;
   ArgParser p("prove",
-              "Proves or refutes claims with Z3 over the model's own arithmetic (every claim the\n"
-              "prover supports when none is named); a refutation shows its counterexample with\n"
-              "every intermediate. Exits 1 when a verdict differs from the claim's expected one.");
-  p.positionals("CLAIM", &ids, "a claim id (see cfsv claims)")
+              "Proves or refutes claims with Z3 over the model's own arithmetic (every claim when\n"
+              "none is named; a family, e.g. slice-min-granularity, names all of its claims); a\n"
+              "refutation shows its counterexample with every intermediate. Exits 1 when a\n"
+              "verdict differs from the claim's expected one.");
+  p.positionals("CLAIM", &ids, "a claim id or family (see cfsv claims)")
       .option("timeout", &timeout_ms, "MS", "solver timeout per query (default: the budget's, 10000/60000/600000)")
       .option("budget", one_of(&config.budget, {Budget::smoke, Budget::ci, Budget::long_}), "smoke|ci|long",
-              "default timeout, and the task bound of the equal-weight queries: 16, 32 or 1000 (default ci)")
+              "default timeout, and the domains' bounds that grow with it (default ci)")
       .flag("json", &json, "print a JSON array of {claim, verdict, expected, agrees, detail, seconds, "
                            "conjecture, queries, counterexample}");
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (timeout_ms > kMaxTimeoutMs) return p.error("--timeout: at most " + std::to_string(kMaxTimeoutMs) + " ms");
   config.timeout_ms = static_cast<uint32_t>(timeout_ms);
 
-  std::vector<const Claim*> claims;
-  for (const std::string& id : ids) {
-    const Claim* c = claim_by_id(id);
-    if (!c) {
-      std::string known;
-      for (std::string_view s : proofs::supported_claims()) known += "\n  " + std::string(s);
-      return p.error("unknown claim '" + id + "'; the prover supports:" + known);
-    }
-    claims.push_back(c);
+  std::string unknown;
+  const std::vector<const Claim*> claims = select_claims(ids, &unknown);
+  if (!unknown.empty()) {
+    std::string known;
+    for (const Claim& c : all_claims()) known += "\n  " + std::string(c.id);
+    return p.error("unknown claim or family '" + unknown + "'; the claims:" + known);
   }
-  if (claims.empty())
-    for (std::string_view id : proofs::supported_claims()) claims.push_back(claim_by_id(id));
 
   int exit_code = 0;
   JsonWriter j(std::cout);

@@ -44,18 +44,16 @@ int cmd_verify(int argc, char** argv) {
       .option("seed", &config.seed, "N", "the seed every engine gets (default 1)")
       .option("engine", any_of(&engines, {Engine::properties, Engine::fuzz, Engine::proofs}), "NAME",
               "run only this engine: properties, fuzz or proofs (repeatable)")
-      .option("claim", &claim_ids, "ID", "check only this claim (repeatable; see cfsv claims)")
+      .option("claim", &claim_ids, "ID", "check only this claim, or a family's claims (repeatable; see cfsv claims)")
       .option("fuzz-bin", &config.fuzz_bin_dir, "DIR", "directory of the libFuzzer target binaries")
       .flag("json", &json, "print the report as JSON on stdout instead of the table")
       .option("junit", &junit, "FILE", "also write a JUnit XML report to FILE");
   if (auto rc = p.parse(argc, argv)) return *rc;
 
+  std::string unknown;
   std::vector<Claim> claims;
-  for (const std::string& id : claim_ids)
-    if (!claim_by_id(id)) return p.error("unknown claim '" + id + "' (see cfsv claims)");
-  for (const Claim& c : all_claims())
-    if (claim_ids.empty() || std::find(claim_ids.begin(), claim_ids.end(), c.id) != claim_ids.end())
-      claims.push_back(c);
+  for (const Claim* c : select_claims(claim_ids, &unknown)) claims.push_back(*c);
+  if (!unknown.empty()) return p.error("unknown claim or family '" + unknown + "' (see cfsv claims)");
   std::vector<EngineCheck> checks;
   for (const EngineCheck& e : kEngines)
     if (engines.empty() || std::find(engines.begin(), engines.end(), e.engine) != engines.end())

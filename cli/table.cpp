@@ -35,4 +35,14 @@ void Table::print(std::ostream& out) const {
   for (const auto& r : rows_) line(r);
 }
 
+std::string indented(std::string_view text, std::string_view indent) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    out.append(indent).append(text.substr(0, nl)).push_back('\n');
+    text = nl == text.npos ? std::string_view{} : text.substr(nl + 1);
+  }
+  return out;
+}
+
 }  // namespace cfsv::cli

@@ -1,8 +1,10 @@
-// A plain-text table: left-aligned columns two spaces apart, a dashed rule
-// under the header; the last column is not padded (it may be long).
+// Plain text: a table with left-aligned columns two spaces apart, a dashed
+// rule under the header, the last column not padded (it may be long); and
+// indented multi-line text.
 #pragma once
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cfsv::cli {
@@ -18,5 +20,8 @@ class Table {
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
 };
+
+// `text` with `indent` before each of its lines, each line ending in '\n'.
+std::string indented(std::string_view text, std::string_view indent);
 
 }  // namespace cfsv::cli

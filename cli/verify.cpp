@@ -27,12 +27,12 @@ std::string seconds_text(double s, const char* format) {
   return buf;
 }
 
-// `text` with `indent` before each line.
-void print_indented(std::ostream& out, std::string_view text, std::string_view indent) {
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    out << indent << text.substr(0, nl) << '\n';
-    text = nl == text.npos ? std::string_view{} : text.substr(nl + 1);
+void json_values(JsonWriter& j, const std::vector<Value>& vs) {
+  for (const Value& v : vs) {
+    const std::string_view digits = std::string_view(v.text).substr(v.text.starts_with('-') ? 1 : 0);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != digits.npos) j.field(v.name, v.text);
+    else if (v.text.starts_with('-')) j.field(v.name, std::stoll(v.text));
+    else j.field(v.name, std::stoull(v.text));
   }
 }
 
@@ -78,9 +78,9 @@ VerifyReport run_verify(std::span<const Claim> claims, std::span<const EngineChe
       try {
         r = e.check(claim, config);
       } catch (const std::exception& ex) {
-        r = {e.engine, Verdict::unknown, std::string("the engine threw: ") + ex.what(), "", 0};
+        r = {e.engine, Verdict::unknown, std::string("the engine threw: ") + ex.what(), "", 0, {}};
       } catch (...) {
-        r = {e.engine, Verdict::unknown, "the engine threw a non-standard exception", "", 0};
+        r = {e.engine, Verdict::unknown, "the engine threw a non-standard exception", "", 0, {}};
       }
       r.engine = e.engine;
       if (r.seconds <= 0) r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -139,16 +139,35 @@ void print_table(std::ostream& out, const VerifyReport& report) {
       const std::size_t nl = detail.find('\n');
       out << "  " << to_string(r.engine) << ": " << to_string(r.verdict) << (detail.empty() ? "" : ": ")
           << detail.substr(0, nl) << '\n';
-      if (nl != detail.npos) print_indented(out, detail.substr(nl + 1), "    ");
+      if (nl != detail.npos) out << indented(detail.substr(nl + 1), "    ");
       if (!r.reproducer.empty()) {
         out << "    reproducer:\n";
-        print_indented(out, r.reproducer, "      ");
+        out << indented(r.reproducer, "      ");
       }
     }
   }
   out << '\n'
       << report.claims.size() << " claims, " << report.verdicts() << " engine verdicts, " << report.disagreements()
       << " disagree\n";
+}
+
+void json_counterexample(JsonWriter& j, const Counterexample& c) {
+  if (c.empty()) {
+    j.null();
+    return;
+  }
+  j.begin_object().field("summary", c.summary).field("note", c.note);
+  json_values(j, c.values);
+  if (!c.levels.empty()) {
+    j.key("levels").begin_array();
+    for (const std::vector<Value>& level : c.levels) {
+      j.begin_object();
+      json_values(j, level);
+      j.end_object();
+    }
+    j.end_array();
+  }
+  j.end_object();
 }
 
 void print_json(std::ostream& out, const VerifyReport& report) {
@@ -162,6 +181,7 @@ void print_json(std::ostream& out, const VerifyReport& report) {
       j.key(to_string(r.engine)).begin_object();
       j.field("verdict", to_string(r.verdict)).field("agrees", agrees(c.claim.expect, r.verdict));
       j.field("detail", r.detail).field("reproducer", r.reproducer).field("seconds", r.seconds);
+      json_counterexample(j.key("counterexample"), r.counterexample);
       j.end_object();
     }
     j.end_object().field("ok", c.ok()).end_object();

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model/claims.h"
+#include "claims/claim.h"
+#include "cli/json.h"
 
 namespace cfsv::cli {
 
@@ -55,6 +56,10 @@ void print_table(std::ostream& out, const VerifyReport& report);
 void print_json(std::ostream& out, const VerifyReport& report);
 // One testcase per claim x engine; a <failure> for each disagreeing verdict.
 void print_junit(std::ostream& out, const VerifyReport& report);
+
+// A counterexample as a JSON object: summary, note, its values (decimal ones
+// as numbers), "levels": one object per level; null when there is none.
+void json_counterexample(JsonWriter& j, const Counterexample& c);
 
 // XML text (or, with `attribute`, attribute value) content: markup escaped,
 // tab/newline kept as such in text and as character references in attributes;

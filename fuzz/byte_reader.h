@@ -4,6 +4,7 @@
 // 2^k values takes ceil(k/8) bytes) and is reduced into [lo, hi]. Once the
 // input is used up every read returns lo (all-zero bytes), so any byte string,
 // however short, decodes to a valid case and nothing reads past the end.
+// It is also a Reader (claims/reader.h) for the claims' domain decoders.
 // Used by every fuzz target and by nothing else: header-only, no allocation.
 #pragma once
 #include <bit>
@@ -15,6 +16,7 @@ namespace cfsv::fuzz {
 
 class ByteReader {
  public:
+  using value_type = uint64_t;
   ByteReader(const uint8_t* data, std::size_t size) : data_(data), size_(size) {}
 
   // An integer in [lo, hi] (inclusive; lo <= hi). Full 64-bit ranges are fine.
@@ -26,6 +28,10 @@ class ByteReader {
     for (unsigned i = 0; i < nbytes && pos_ < size_; ++i) v |= uint64_t{data_[pos_++]} << (8 * i);
     return span == UINT64_MAX ? v : lo + v % (span + 1);
   }
+
+  // The Reader forms: a dependent range (lo <= hi) and a structural choice in [0, n).
+  uint64_t range(uint64_t lo, uint64_t hi, uint64_t) { return range(lo, hi); }
+  std::size_t choose(std::size_t n) { return static_cast<std::size_t>(range(0, n - 1)); }
 
   uint64_t u64() { return range(0, UINT64_MAX); }
   uint32_t u32() { return static_cast<uint32_t>(range(0, UINT32_MAX)); }

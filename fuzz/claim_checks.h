@@ -1,6 +1,6 @@
-// The fuzz engine's checks of the claims in model/claims.h.
+// The fuzz engine's checks of the claims in claims/registry.cpp.
 #pragma once
-#include "model/claims.h"
+#include "claims/claim.h"
 
 namespace cfsv::fuzz {
 

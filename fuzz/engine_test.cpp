@@ -1,9 +1,11 @@
 // Tests of the fuzz engine's g++ side: the subprocess runner, libFuzzer output
-// parsing, and fuzz::check_claim (against the clang build when
-// CFSV_TEST_LIBFUZZER=1). Plain main(): every failed CHECK is printed; exit 1.
+// parsing, the counterexample a target reports read back as data, and
+// fuzz::check_claim (against the clang build when CFSV_TEST_LIBFUZZER=1).
+// Plain main(): every failed CHECK is printed; exit 1.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "fuzz/claim_checks.h"
@@ -71,6 +73,36 @@ void parse_tests() {
   CHECK(!resolve_target("nope") && !seed_corpus_dir("fuzz_arith").empty());
 }
 
+// A target's report: serialized lines on stderr, read back by the runner.
+void report_tests() {
+  const Counterexample cx{"slice-min-granularity/flat", "sched_slice 2249996 ns < min_granularity 2250000 ns",
+                          "", {{"depth", "1"}, {"era", "v5.7"}}, {{{"weight", "1048576"}, {"slice", "2249996"}}}};
+  Counterexample back;
+  std::size_t lines = 0;
+  const std::string text = serialize(cx);
+  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+    CHECK(parse_counterexample_line(text.substr(at, text.find('\n', at) - at), back));
+    ++lines;
+  }
+  CHECK(lines == 4 && back.claim == cx.claim && back.summary == cx.summary && back.values.size() == 2 &&
+        back.values[1].text == "v5.7" && back.levels.size() == 1 && back.levels[0][1].text == "2249996");
+  CHECK(!parse_counterexample_line("counterexample: not the protocol", back));
+
+  // The runner keeps the first complete report of a run, whatever else is printed around it.
+  TempDir dir("cfsv-engine-test-");
+  const std::string script = dir.path() + "/target.sh";
+  std::FILE* f = std::fopen(script.c_str(), "w");
+  std::fprintf(f, "#!/bin/sh\nprintf 'INFO: noise\n%s%s' >&2\nexit 1\n", text.c_str(), text.c_str());
+  std::fclose(f);
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  FuzzRun run;  // libFuzzer's flags go to the script, which ignores them
+  run.exe = script;
+  run.artifact_dir = dir.path();
+  const FuzzOutcome o = run_libfuzzer(run);
+  CHECK(o.crashed && o.counterexample && o.counterexample->summary == cx.summary &&
+        o.counterexample->levels.size() == 1);
+}
+
 void check_claim_tests() {
   const Claim* hier = claim_by_id("slice-min-granularity/hierarchical");
   const Claim* flat = claim_by_id("slice-min-granularity/flat");
@@ -85,6 +117,10 @@ void check_claim_tests() {
   Claim other = *hier;
   other.id = "some-other-claim";
   CHECK(check_claim(other, {}).verdict == Verdict::unknown);
+  Claim changed = *hier;  // the target would check the registry's record, not this one
+  changed.features.set(Feature::flat_slice);
+  r = check_claim(changed, {});
+  CHECK(r.verdict == Verdict::unknown && contains(r.detail, "not a record of claims/registry.cpp"));
 
   if (!std::getenv("CFSV_TEST_LIBFUZZER")) {
     std::printf("no libFuzzer build: check_claim against the real target skipped\n");
@@ -95,8 +131,9 @@ void check_claim_tests() {
   r = check_claim(*hier, smoke);
   std::printf("hierarchical: %s: %s\n%s", std::string(to_string(r.verdict)).c_str(), r.detail.c_str(),
               r.reproducer.c_str());
-  CHECK(r.verdict == Verdict::refuted && contains(r.reproducer, "counterexample: level 0") &&
-        contains(r.reproducer, "input (hex): "));
+  CHECK(r.verdict == Verdict::refuted && contains(r.reproducer, "level 0 (task): weight=") &&
+        contains(r.reproducer, "input (hex): ") && r.counterexample.claim == hier->id &&
+        r.detail.starts_with(r.counterexample.summary));
   r = check_claim(*flat, smoke);
   std::printf("flat: %s: %s\n", std::string(to_string(r.verdict)).c_str(), r.detail.c_str());
   CHECK(r.verdict == Verdict::refuted);
@@ -114,6 +151,7 @@ void check_claim_tests() {
 int main() {
   subprocess_tests();
   parse_tests();
+  report_tests();
   check_claim_tests();
   if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
   else std::printf("all engine checks passed\n");

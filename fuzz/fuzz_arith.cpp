@@ -1,6 +1,6 @@
 // fuzz_arith: the slice arithmetic of model/calc_delta.h and model/slice.h on
 // arbitrary inputs of the kernel's domain, in every era of its fixed-point
-// arithmetic (v3.10 calc_delta_mine, v3.13..v4.6, v5.x high resolution).
+// arithmetic (the eras v3.10 with calc_delta_mine, v3.13, v5.7).
 //
 // Input: one selector byte, then the case (see the decode_* functions). The
 // domain: scale_load_down(weight) < 2^32 for an entity's weight (the kernel's
@@ -20,6 +20,7 @@
 #include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
 #include "model/arith/calc_delta.h"
+#include "model/arith/fair_math.h"
 #include "model/arith/slice.h"
 #include "model/arith/weights.h"
 
@@ -33,18 +34,18 @@ using u128 = unsigned __int128;
 constexpr const char* kTarget = "fuzz_arith";
 constexpr u128 k2Pow32 = u128{1} << 32;
 
-constexpr std::array<LoadResolution, 3> kEras = {kLoadResolutionV3_10, kLoadResolutionV3, kLoadResolutionV5};
-const char* era_name(LoadResolution r) {
-  return r == kLoadResolutionV3_10 ? "v3.10" : r == kLoadResolutionV3 ? "v3" : "v5";
-}
+constexpr std::array<LoadResolution, 3> kResolutions = {kLoadResolutionV3_10, kLoadResolutionV3_13,
+                                                        kLoadResolutionV5_7};
+const char* era_text(LoadResolution r) { return era_name(r).data(); }  // the names are string literals
 
 // A weight in the era's resolution. wide: also runqueue loads past 2^32.
 uint64_t decode_weight(ByteReader& in, LoadResolution r, bool wide) {
-  static constexpr std::array<uint64_t, 13> kEdges = {0,    1,     2,       3,           15,          1023,       1024,
-                                                      1025, 88761, 1 << 18, 0xfffffffeu, 0xffffffffu, 1ull << 31};
+  static constexpr std::array<uint64_t, 13> kEdges = {0,    1,     2,     3,              15,          1023,
+                                                      1024, 1025,  88761, kFairMaxShares, 0xfffffffeu, 0xffffffffu,
+                                                      1ull << 31};
   switch (in.range(0, wide ? 4 : 3)) {
     case 0: return scale_load<uint64_t>(nice_to_weight(in.integer(kNiceMin, kNiceMax)), r);
-    case 1: return scale_load<uint64_t>(in.range(2, 1 << 18), r);  // MIN_SHARES..MAX_SHARES
+    case 1: return scale_load<uint64_t>(in.range(kFairMinShares, kFairMaxShares), r);
     case 2: return scale_load<uint64_t>(in.pick<uint64_t>(kEdges), r) + in.range(0, (1ull << r.shift) - 1);
     case 3: return in.range(0, (1ull << (32 + r.shift)) - 1);
     default: return in.range(0, (1ull << (48 + r.shift)) - 1);
@@ -74,7 +75,7 @@ uint64_t decode_delta(ByteReader& in) {
 void check_inv_weight(const LoadWeight<uint64_t>& lw, LoadResolution r) {
   const uint64_t inv = update_inv_weight(lw, r);
   const uint64_t L = scale_load_down(lw.weight, r);
-  const char* e = era_name(r);
+  const char* e = era_text(r);
   if (lw.inv_weight != 0) {
     if (inv != lw.inv_weight) fail(kTarget, "%s update_inv_weight ignored the cached %" PRIu64, e, lw.inv_weight);
     // The table's inverses are within one weight of 2^32 / weight.
@@ -115,7 +116,7 @@ void check_calc_delta(const char* what, uint64_t delta, uint64_t weight, const L
     fail(kTarget,
          "%s %s: delta=%" PRIu64 " weight=%" PRIu64 " (w=%" PRIu64 ") lw.weight=%" PRIu64 " (L=%" PRIu64
          ") inv_weight=%" PRIu64 " -> %" PRIu64 ", %s %s (exact %s/%" PRIu64 ")",
-         era_name(r), what, delta, weight, w, lw.weight, L, inv, R, bound, limit.c_str(), to_dec(N).c_str(), L);
+         era_text(r), what, delta, weight, w, lw.weight, L, inv, R, bound, limit.c_str(), to_dec(N).c_str(), L);
   };
   if (X >> 64) return;
   if (R > X) bad("above the fixed-point ideal", to_dec(X));
@@ -151,7 +152,7 @@ void check_calc_delta_mine(const char* what, uint64_t delta, uint64_t weight, co
     fail(kTarget,
          "%s %s: delta=%" PRIu64 " weight=%" PRIu64 " (w=%" PRIu64 ") lw.weight=%" PRIu64 " (L=%" PRIu64
          ") inv_weight=%" PRIu64 " -> %" PRIu64 ", more than %s from the exact %s/%" PRIu64,
-         era_name(r), what, delta, weight, w, lw.weight, L, inv, R, to_dec(slack).c_str(), to_dec(tmp).c_str(), L);
+         era_text(r), what, delta, weight, w, lw.weight, L, inv, R, to_dec(slack).c_str(), to_dec(tmp).c_str(), L);
 }
 
 void fuzz_calc_delta(ByteReader& in, LoadResolution r) {
@@ -165,7 +166,7 @@ void fuzz_calc_delta(ByteReader& in, LoadResolution r) {
     fail(kTarget,
          "%s calc_delta_loop(%" PRIu64 ", %" PRIu64 ", {%" PRIu64 ", %" PRIu64 "}) = %" PRIu64
          " but calc_delta = %" PRIu64,
-         era_name(r), delta, weight, lw.weight, lw.inv_weight, loop, fls);
+         era_text(r), delta, weight, lw.weight, lw.inv_weight, loop, fls);
   check_calc_delta("__calc_delta", delta, weight, lw, r, fls);
   if (r.calc_delta_mine)
     check_calc_delta_mine("calc_delta_mine", delta, weight, lw, r, calc_delta_mine(delta, weight, lw, r));
@@ -178,7 +179,7 @@ void fuzz_calc_delta_fair(ByteReader& in, LoadResolution r) {
   const uint64_t v = calc_delta_fair(delta, se, r);
   const uint64_t nice0 = nice_0_load<uint64_t>(r);
   if (se.weight == nice0) {
-    if (v != delta) fail(kTarget, "%s calc_delta_fair(%" PRIu64 ", nice 0) = %" PRIu64, era_name(r), delta, v);
+    if (v != delta) fail(kTarget, "%s calc_delta_fair(%" PRIu64 ", nice 0) = %" PRIu64, era_text(r), delta, v);
     return;
   }
   if (r.calc_delta_mine)
@@ -241,19 +242,19 @@ void fuzz_sched_slice(ByteReader& in, LoadResolution r) {
     fail(kTarget,
          "%s depth %zu: want hierarchical %" PRIu64 " <= flat %" PRIu64 " <= period %" PRIu64 " (nr_running %" PRIu64
          ")",
-         era_name(r), depth, hier, flat, period, nr_running);
+         era_text(r), depth, hier, flat, period, nr_running);
   if (base < t.min_granularity || (!r.calc_delta_mine && base > max(alt_period, t.min_granularity)))
     fail(kTarget,
          "%s depth %zu: base_slice slice %" PRIu64 " outside [min_granularity %" PRIu64 ", max(period %" PRIu64
          ", min_granularity)]",
-         era_name(r), depth, base, t.min_granularity, alt_period);
+         era_text(r), depth, base, t.min_granularity, alt_period);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   ByteReader in(data, size);
-  const LoadResolution r = in.pick<LoadResolution>(kEras);
+  const LoadResolution r = in.pick<LoadResolution>(kResolutions);
   switch (in.range(0, 3)) {
     case 0: fuzz_calc_delta(in, r); break;
     case 1: fuzz_calc_delta_fair(in, r); break;

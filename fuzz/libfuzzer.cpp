@@ -131,6 +131,11 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
     spec.set_env.emplace_back("CFSV_CLAIM", *run.claim);
   else
     spec.unset_env.push_back("CFSV_CLAIM");
+  if (run.budget)
+    spec.set_env.emplace_back("CFSV_BUDGET", *run.budget);
+  else
+    spec.unset_env.push_back("CFSV_BUDGET");
+  Counterexample reported;  // being read; the first complete one is kept
   spec.on_line = [&](std::string_view line) {
     if (run.on_line) run.on_line(line);
     if (auto p = parse_progress(line)) {
@@ -140,8 +145,10 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
       if (run.on_progress) run.on_progress(*p);
       return;
     }
-    if (line.starts_with("counterexample:")) {
-      out.counterexample.emplace_back(line);
+    if (line.find(kCounterexampleLine) != line.npos) {
+      const bool next = line.find(std::string(kCounterexampleLine) + "claim ") != line.npos;
+      if (next && !reported.empty() && !out.counterexample) out.counterexample = reported;
+      if (!out.counterexample) parse_counterexample_line(line, reported);
       return;
     }
     constexpr std::string_view kWritten = "Test unit written to ";
@@ -158,6 +165,7 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
       out.error_line = std::string(line);
   };
   out.process = run_process(spec);
+  if (!out.counterexample && !reported.empty()) out.counterexample = reported;
   const ProcessResult& pr = out.process;
   out.crashed = !out.crash_files.empty() || (pr.started && !pr.timed_out && !pr.interrupted && !pr.ok());
   if (!run.corpus.empty()) out.corpus_units = count_files(run.corpus.front());

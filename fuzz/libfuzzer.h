@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "claims/counterexample.h"
 #include "fuzz/subprocess.h"
 
 namespace cfsv::fuzz {
@@ -53,6 +54,7 @@ struct FuzzRun {
   uint64_t max_total_time = 0;        // seconds; 0: unlimited
   unsigned jobs = 1;                  // > 1: -fork=jobs
   std::optional<std::string> claim;   // CFSV_CLAIM; nullopt: unset
+  std::optional<std::string> budget;  // CFSV_BUDGET; nullopt: unset (the target's default)
   std::chrono::milliseconds timeout{60'000};
   std::function<void(const FuzzProgress&)> on_progress;
   std::function<void(std::string_view)> on_line;
@@ -63,7 +65,7 @@ struct FuzzOutcome {
   ProcessResult process;
   bool crashed = false;                     // a failed check, sanitizer report or deadly signal
   std::vector<std::string> crash_files;     // "Test unit written to ..."
-  std::vector<std::string> counterexample;  // the `counterexample:` lines
+  std::optional<Counterexample> counterexample;  // the first one a target reported (cfsv-counterexample lines)
   std::string error_line;                   // the first "ERROR:" / "check failed:" / "runtime error:" line
   uint64_t execs = 0;
   uint64_t exec_per_s = 0;

@@ -18,7 +18,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::alt_period, "alt_period", "sched_slice period from the rq-wide h_nr_running", kKeep},
     {F::base_slice, "base_slice", "sched_slice is at least min_granularity", kKeep},
     {F::hi_res_load, "hi_res_load", "weights carry 10 extra fixed-point bits (64-bit, v4.7+)", kKeep},
-    {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2", kKeep},
+    {F::scale_load_down_min_2, "scale_load_down_min_2", "scale_load_down never rounds a weight below 2 (v5.7+)", kKeep},
     {F::calc_delta_mine, "calc_delta_mine", "deltas scaled by calc_delta_mine: WMULT_CONST 2^32, rounded shifts (v3.2..v3.12)", kKeep},
     {F::simple_pick, "simple_pick", "schedule() puts prev, then picks top-down setting every level (up to v3.14)", kKeep},
     {F::shares_on_cfs_rq, "shares_on_cfs_rq", "update_cfs_shares(cfs_rq) reweights the group entity owning it (v3.10..v4.14)", kKeep},

@@ -23,7 +23,7 @@ enum class Feature : unsigned {
   alt_period,                 // sched_feat ALT_PERIOD (v5.13..v6.5)
   base_slice,                 // sched_feat BASE_SLICE (v5.13..v6.5)
   hi_res_load,                // 64-bit SCHED_FIXEDPOINT_SHIFT load resolution (v4.7+)
-  scale_load_down_min_2,      // scale_load_down keeps at least 2 (v5.7+, unverified)
+  scale_load_down_min_2,      // scale_load_down keeps at least 2 (v5.7+: commit 26cf52229efc)
   calc_delta_mine,            // deltas scaled by calc_delta_mine (v3.2..v3.12)
   simple_pick,                // put_prev then a full top-down pick (up to v3.14)
   shares_on_cfs_rq,           // update_cfs_shares(cfs_rq) reweights the owner (v3.10..v4.14)

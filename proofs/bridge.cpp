@@ -33,6 +33,22 @@ BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
   return out;
 }
 
+BridgeResult find_ground(const z3::expr& formula) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const z3::expr folded = formula.simplify();
+  BridgeResult out;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (folded.is_true()) {
+    out.outcome = Outcome::refuted;
+    out.model = z3::model(formula.ctx());
+  } else if (folded.is_false()) {
+    out.outcome = Outcome::proved;
+  } else {
+    out.reason = "not a ground formula: " + folded.to_string();
+  }
+  return out;
+}
+
 BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t timeout_ms) {
   return find(domain && !conjecture, timeout_ms);
 }

@@ -26,4 +26,8 @@ BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t 
 // (there is nothing to find), unknown otherwise.
 BridgeResult find(const z3::expr& formula, uint32_t timeout_ms);
 
+// The same for a formula without unknowns (one point of a domain), folded to
+// true or false by Z3's simplifier: refuted (with an empty model) when true.
+BridgeResult find_ground(const z3::expr& formula);
+
 }  // namespace cfsv::proofs

@@ -3,7 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "claims/calc_delta_case.h"
+#include "claims/check.h"
 #include "proofs/bridge.h"
+#include "proofs/sym_reader.h"
 #include "proofs/symbolic.h"
 
 namespace cfsv::proofs {
@@ -24,108 +27,128 @@ template <class F> Form run_form(F form) {
   return {result, trace.u32_calls()[0], trace.calls()[0]};
 }
 
-// Both __calc_delta forms over the same fully symbolic inputs (the context must be current).
+// Both __calc_delta forms on the same case (the context must be current).
 struct BothForms {
-  Sym delta, weight;
-  LoadWeight<Sym> lw;
+  CalcDeltaCase<Sym> c;
   Form loop, fls;
 };
-BothForms both_forms(LoadResolution r) {
-  const Sym delta = Sym::var("delta"), weight = Sym::var("weight");
-  const LoadWeight<Sym> lw{Sym::var("lw.weight"), Sym::var("lw.inv_weight")};
-  return {delta, weight, lw, run_form([&] { return calc_delta_loop(delta, weight, lw, r); }),
-          run_form([&] { return calc_delta(delta, weight, lw, r); })};
+BothForms both_forms(const CalcDeltaCase<Sym>& c) {
+  const LoadResolution r = resolution_of(c.era);
+  return {c, run_form([&c, r] { return calc_delta_loop(c.delta, c.weight, c.lw, r); }),
+          run_form([&c, r] { return calc_delta(c.delta, c.weight, c.lw, r); })};
+}
+// Both forms on fully symbolic 64-bit inputs.
+BothForms both_forms(Era era) {
+  return both_forms({era, Sym::var("delta"), Sym::var("weight"), {Sym::var("lw.weight"), Sym::var("lw.inv_weight")}});
 }
 
-z3::expr substitute(const z3::expr& e, const z3::expr& from, const z3::expr& to) {
-  z3::expr_vector f(e.ctx()), t(e.ctx());
-  f.push_back(from);
-  t.push_back(to);
-  return z3::expr(e).substitute(f, t);
+CalcDeltaCase<uint64_t> evaluate(const CalcDeltaCase<Sym>& c, const z3::model& m) {
+  auto v = [&m](const Sym& x) { return numeral(m.eval(x.expr(), true)); };
+  return {c.era, v(c.delta), v(c.weight), {v(c.lw.weight), v(c.lw.inv_weight)}};
+}
+
+// Whether the loop form's term, with each of its two normalisations replaced
+// by the fls form's on the same arguments, is the fls form's term.
+bool same_but_normalisation(const BothForms& f) {
+  z3::expr loop = f.loop.result.expr();
+  auto swap = [&loop](Sym fact, Sym shift) {
+    Sym fact_fls = fact, shift_fls = shift;
+    detail::normalise_loop(fact, shift);
+    detail::normalise_fls(fact_fls, shift_fls);
+    z3::expr_vector from(loop.ctx()), to(loop.ctx());
+    from.push_back(fact.expr());
+    from.push_back(shift.expr());
+    to.push_back(fact_fls.expr());
+    to.push_back(shift_fls.expr());
+    loop = loop.substitute(from, to);
+    return shift_fls;
+  };
+  const Sym shift = swap(scale_load_down(f.c.weight, resolution_of(f.c.era)), Sym(kWmultShift));
+  swap(Sym(f.fls.u32.result), shift);
+  return z3::eq(loop, f.fls.result.expr());
+}
+
+// The claim asked directly, every era of the domain: refuted with a
+// counterexample, or unknown (the SAT solver has to re-prove multipliers).
+ProofResult direct_query(const Claim& claim, ProofResult res, uint32_t timeout_ms) {
+  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
+    SymReader reader(std::move(*path));
+    const BothForms f = both_forms(decode_calc_delta_case(reader, claim.domain));
+    path = reader.next();
+    const std::string era = "era " + std::string(era_name(f.c.era));
+    const BridgeResult br = prove(reader.domain(), (f.loop.result == f.fls.result).expr(), timeout_ms);
+    res.queries.push_back({era + ": calc_delta_loop == calc_delta", br.outcome, br.seconds});
+    if (br.outcome == Outcome::proved) continue;
+    res.outcome = br.outcome;
+    res.detail = era + ": " + br.reason;
+    if (br.outcome == Outcome::refuted) {
+      res.counterexample = calc_delta_counterexample(claim, evaluate(f.c, *br.model));
+      res.counterexample.note = "the first counterexample Z3 found";
+      res.detail = res.counterexample.summary;
+    }
+    return res;
+  }
+  res.outcome = Outcome::proved;
+  res.detail = "by direct queries on the domain";
+  return res;
 }
 
 }  // namespace
 
-// The two forms differ only in how they normalise fact; a direct equality
-// query makes the SAT solver re-prove two multipliers equal and times out.
-// So the proof cuts at the multiplications (each step a Z3 query over all
-// inputs, the next one using the last one's equality):
-//   1. mul_u32_u32 gets the same fact (inv_weight is the same term in both);
-//   2. with that, mul_u64_u32_shr gets the same fact and shift, for any
-//      product mul_u32_u32 may return;
-//   3. then the results are the same term: equal by congruence.
-ProofResult prove_loop_equals_fls(LoadResolution r, uint32_t timeout_ms) {
+// The two forms differ only in how they normalise fact (detail::normalise_loop
+// and detail::normalise_fls); a direct equality query makes the SAT solver
+// re-prove two multipliers equal and times out. So the proof is:
+//   1. the two normalisations agree, fact and shift, on every 64-bit fact
+//      and shift: two queries (fact, shift) with no multiplier or divider,
+//      for every era;
+//   2. in each era, the loop form's term with its two normalisations
+//      replaced by the fls form's is the fls form's term (congruence,
+//      checked structurally: the forms share every other subterm).
+// Only if step 1 fails is the claim asked directly on the domain.
+ProofResult prove_loop_equals_fls(const Claim& claim, const CheckConfig& config) {
+  const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   z3::context c;
   ContextScope scope(c);
-  // References, not structured bindings: lambdas below capture them (clang < 16).
-  const BothForms forms = both_forms(r);
-  const Sym &delta = forms.delta, &weight = forms.weight;
-  const LoadWeight<Sym>& lw = forms.lw;
-  const Form &loop = forms.loop, &fls = forms.fls;
-  const std::string res_label = "load shift " + std::to_string(r.shift);
-
   ProofResult res;
-  res.conjecture = "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) for all 64-bit delta, weight, "
-                   "lw.weight, lw.inv_weight (" + res_label + ")";
-  auto step = [&](const std::string& label, const z3::expr& conjecture) {
-    const BridgeResult br = prove(c.bool_val(true), conjecture, timeout_ms);
-    res.queries.push_back({res_label + ": " + label, br.outcome, br.seconds});
-    res.seconds += br.seconds;
-    if (br.outcome == Outcome::refuted) {
-      auto v = [&](const z3::expr& x) { return std::to_string(numeral(br.model->eval(x, true))); };
-      res.counterexample.note = "the first counterexample Z3 found (" + label + ")";
-      res.counterexample.values = {{"delta", v(delta.expr())},         {"weight", v(weight.expr())},
-                                   {"lw_weight", v(lw.weight.expr())}, {"inv_weight", v(lw.inv_weight.expr())},
-                                   {"loop", v(loop.result.expr())},    {"fls", v(fls.result.expr())}};
-      res.detail = "refuted at " + label + ": loop " + v(loop.result.expr()) + ", fls " + v(fls.result.expr());
-    } else if (br.outcome == Outcome::unknown) {
-      res.detail = label + ": " + br.reason;
-    }
-    res.outcome = br.outcome;
-    return br.outcome == Outcome::proved;
-  };
-
-  if (!z3::eq(loop.u32.mul, fls.u32.mul))
-    throw std::logic_error("proofs: the two forms compute inv_weight differently");
-  if (!step("fact at mul_u32_u32", loop.u32.a == fls.u32.a)) return res;
-  // Step 2 generalises the (now shared) product to any 64-bit value: stronger,
-  // and it leaves the solver no multiplier to bit-blast.
-  const z3::expr product = c.bv_const("product", Sym::kBits);
-  auto generalise = [&](const z3::expr& e) { return substitute(e, fls.u32.result, product); };
-  const z3::expr loop_mul = generalise(substitute(loop.u64.mul, loop.u32.a, fls.u32.a));
-  const z3::expr loop_shift = generalise(substitute(loop.u64.shift, loop.u32.a, fls.u32.a));
-  if (!step("fact and shift at mul_u64_u32_shr",
-            loop_mul == generalise(fls.u64.mul) && loop_shift == generalise(fls.u64.shift)))
-    return res;
-  z3::expr_vector from(c), to(c);
-  from.push_back(loop.u64.mul);
-  from.push_back(loop.u64.shift);
-  to.push_back(fls.u64.mul);
-  to.push_back(fls.u64.shift);
-  if (!z3::eq(z3::expr(loop.result.expr()).substitute(from, to), fls.result.expr())) {
-    res.outcome = Outcome::unknown;
-    res.detail = "BUG: with equal arguments the two mul_u64_u32_shr calls are not the same term";
-    return res;
+  Sym fact_loop = Sym::var("fact"), shift_loop = Sym::var("shift"), fact_fls = fact_loop, shift_fls = shift_loop;
+  detail::normalise_loop(fact_loop, shift_loop);
+  detail::normalise_fls(fact_fls, shift_fls);
+  const std::pair<const char*, z3::expr> steps[] = {
+      {"both normalisations give the same fact, every 64-bit fact", (fact_loop == fact_fls).expr()},
+      {"both normalisations give the same shift, every 64-bit fact and shift", (shift_loop == shift_fls).expr()}};
+  for (const std::pair<const char*, z3::expr>& step : steps) {
+    const BridgeResult br = prove(c.bool_val(true), step.second, timeout_ms);
+    res.queries.push_back({step.first, br.outcome, br.seconds});
+    if (br.outcome != Outcome::proved) return direct_query(claim, res, timeout_ms);
   }
-  res.detail = "proved for all 2^256 inputs: equal arguments at both multiplications, then congruence";
+  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
+    SymReader reader(std::move(*path));
+    const BothForms f = both_forms(decode_calc_delta_case(reader, claim.domain));
+    path = reader.next();
+    if (!same_but_normalisation(f))
+      throw std::logic_error("proofs: the __calc_delta forms differ in more than their normalisation");
+  }
+  res.outcome = Outcome::proved;
+  res.detail = "on every input of the domain: both normalisations agree on every 64-bit fact and shift, and the "
+               "forms differ in nothing else";
   return res;
 }
 
-ProofResult prove_fact_fits_u32(LoadResolution r, uint32_t timeout_ms) {
+ProofResult prove_fact_fits_u32(Era era, uint32_t timeout_ms) {
   z3::context c;
   ContextScope scope(c);
-  const BothForms forms = both_forms(r);
+  const BothForms forms = both_forms(era);
   const Form &loop = forms.loop, &fls = forms.fls;
   const z3::expr product = c.bv_const("product", Sym::kBits);
   const z3::expr u32_max = c.bv_val(0xffffffffu, Sym::kBits);
-  const z3::expr fits = z3::ule(substitute(loop.u64.mul, loop.u32.result, product), u32_max) &&
-                        z3::ule(substitute(fls.u64.mul, fls.u32.result, product), u32_max);
+  const z3::expr fits = z3::ule(replace(loop.u64.mul, loop.u32.result, product), u32_max) &&
+                        z3::ule(replace(fls.u64.mul, fls.u32.result, product), u32_max);
   const BridgeResult br = prove(c.bool_val(true), fits, timeout_ms);
   ProofResult res;
   res.conjecture = "the fact __calc_delta passes to mul_u64_u32_shr is < 2^32, both forms, every input";
   res.outcome = br.outcome;
   res.seconds = br.seconds;
-  res.queries.push_back({"load shift " + std::to_string(r.shift), br.outcome, br.seconds});
+  res.queries.push_back({"era " + std::string(era_name(era)), br.outcome, br.seconds});
   res.detail = br.outcome == Outcome::unknown ? br.reason : std::string(to_string(br.outcome));
   return res;
 }

@@ -8,8 +8,10 @@
 #include <span>
 #include <string>
 
-#include "model/deterministic_random.h"
+#include "claims/slice_trace.h"
+#include "claims/test_claims.h"
 #include "model/arith/weights.h"
+#include "model/deterministic_random.h"
 #include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/claim_checks.h"
@@ -38,206 +40,192 @@ CheckConfig smoke() {
 ProofResult prove_smoke(std::string_view id) { return prove_claim(claim(id), smoke()); }
 
 uint64_t value(const std::vector<Value>& vs, std::string_view name) {
-  for (const Value& v : vs)
-    if (v.name == name) return std::stoull(v.text);
-  throw std::runtime_error("no value " + std::string(name));
+  const std::optional<std::string> v = value_of(vs, name);
+  if (!v) throw std::runtime_error("no value " + std::string(name));
+  return std::stoull(*v);
 }
 
-int nice_of(const Counterexample& c) {
-  for (const Value& v : c.values)
-    if (v.name == "nice") return std::stoi(v.text);
-  throw std::runtime_error("no nice");
+// The case a counterexample reports, read back from its values.
+SliceCase<uint64_t> case_of(const Counterexample& c) {
+  SliceCase<uint64_t> k;
+  for (const EraInfo& e : kEras)
+    if (value_of(c.values, "era") == e.name) k.era = e.era;
+  k.cpus = static_cast<unsigned>(value(c.values, "cpus"));
+  k.tunables = {value(c.values, "latency"), value(c.values, "min_granularity"), value(c.values, "nr_latency")};
+  k.nice_rank = rank_of_nice(std::stoi(*value_of(c.values, "nice")));
+  for (const auto& l : c.levels)
+    k.levels.push_back({value(l, "weight"), value(l, "on_rq"), value(l, "nr_running") - value(l, "on_rq"),
+                        value(l, "others_weight"), value(l, "others_tasks")});
+  return k;
 }
 
-// The sched_slice inputs a counterexample reports, read back from its text.
-SliceInputs<uint64_t> inputs_of(const Counterexample& c) {
-  SliceInputs<uint64_t> in{static_cast<uint64_t>(nice_of(c) - kNiceMin),
-                           value(c.values, "nr_running"), value(c.values, "rq_h_nr_running"), {}};
-  for (const auto& l : c.levels) in.chain.push_back({value(l, "weight"), value(l, "cfs_rq_weight"), value(l, "on_rq")});
-  return in;
+// The claim's query of this depth (the first one, following the paths).
+std::unique_ptr<SliceQuery> query_of_depth(const Claim& c, std::size_t depth) {
+  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
+    std::unique_ptr<SliceQuery> q = build_slice_query(c, Budget::ci, model_slice(c.features.slice()), *path);
+    if (q->c->levels.size() == depth) return q;
+    path = q->next;
+  }
+  throw std::runtime_error("no query of depth " + std::to_string(depth));
 }
-
-uint64_t concrete_slice(const SliceInputs<uint64_t>& in, SliceFeatures f, LoadResolution r = kLoadResolutionV5) {
-  return sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(in.chain), in.nr_running, in.rq_h_nr_running,
-                               default_slice_setup().tunables, f, r);
-}
-
 
 TEST(SliceClaims, HierarchicalIsRefutedByUpperLevelsCuttingATaskBelowMinGranularity) {
   const ProofResult r = prove_smoke("slice-min-granularity/hierarchical");
   ASSERT_EQ(r.outcome, Outcome::refuted) << r.detail;
   const Counterexample& c = r.counterexample;
   ASSERT_GE(c.levels.size(), 2u) << "the preferred shape has a group above the task";
-  const SliceInputs<uint64_t> in = inputs_of(c);
-  const uint64_t slice = concrete_slice(in, {});
+  const SliceCase<uint64_t> k = case_of(c);
+  const uint64_t slice = run_slice(k, {});
   EXPECT_EQ(slice, value(c.values, "slice"));
   EXPECT_LT(slice, value(c.values, "min_granularity"));
   EXPECT_LE(2 * slice, value(c.levels[0], "slice")) << "the levels above the task at least halve its slice";
+  EXPECT_EQ(value_of(c.values, "nice"), "0");
   for (const auto& l : c.levels) {
     EXPECT_EQ(value(l, "on_rq"), 1u);
     EXPECT_GE(value(l, "nr_running"), 2u) << "siblings at every level";
     EXPECT_EQ(value(l, "cfs_rq_weight"), value(l, "nr_running") * value(l, "weight")) << "equal siblings";
   }
+  EXPECT_EQ(r.detail, c.summary);
 }
 
 TEST(SliceClaims, FlatIsRefutedByRoundingEvenWithEqualWeightsOnOneCfsRq) {
   const ProofResult r = prove_smoke("slice-min-granularity/flat");
   ASSERT_EQ(r.outcome, Outcome::refuted) << r.detail;
-  const Counterexample& c = r.counterexample;
-  const SliceInputs<uint64_t> in = inputs_of(c);
-  const SliceLevel<uint64_t>& task = in.chain[0];
-  EXPECT_EQ(task.cfs_rq_weight, in.nr_running * task.weight) << "equal weights";
-  const uint64_t slice = concrete_slice(in, {.flat_slice = true});
-  const uint64_t min_gran = value(c.values, "min_granularity");
-  EXPECT_EQ(slice, value(c.values, "slice"));
-  EXPECT_LT(slice, min_gran);
-  EXPECT_GE(in.nr_running, 8u) << "below sched_nr_latency the period leaves room for rounding";
-  // Only rounding: within the proven bound ceil(n * w * min_gran / 2^32).
-  const uint64_t bound = (in.nr_running * (task.weight >> 10) * min_gran + 0xffffffffu) >> 32;
-  EXPECT_LE(min_gran - slice, bound);
+  const SliceCase<uint64_t> k = case_of(r.counterexample);
+  const SliceLevel<uint64_t> task = k.chain()[0];
+  EXPECT_EQ(task.cfs_rq_weight, k.nr_running() * task.weight) << "equal weights";
+  const uint64_t slice = run_slice(k, {.flat_slice = true});
+  EXPECT_EQ(slice, value(r.counterexample.values, "slice"));
+  EXPECT_LT(slice, k.tunables.min_granularity);
+  EXPECT_GE(k.n(), k.tunables.nr_latency) << "below sched_nr_latency the period leaves room for rounding";
+  EXPECT_LE(k.tunables.min_granularity - slice, rounding_allowance(k)) << "only rounding";
 }
 
-TEST(SliceClaims, BaseSliceIsProvedForEveryDepth) {
+TEST(SliceClaims, BaseSliceIsProvedForEveryDepthWithTheLastCalcDeltaGeneralised) {
   const ProofResult r = prove_smoke("slice-min-granularity/base_slice");
   EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
-  EXPECT_EQ(r.queries.size(), 3u);
+  ASSERT_EQ(r.queries.size(), 3u);
+  for (const QueryStat& q : r.queries) EXPECT_NE(q.label.find("generalised"), std::string::npos) << q.label;
 }
 
-TEST(SliceClaims, FlatWithEqualWeightsHoldsExactlyBelowSchedNrLatency) {
-  const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-exact-set");
-  EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
-}
-
-TEST(SliceClaims, FlatWithEqualWeightsFallsShortByAtMostTheRoundingBound) {
-  const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-rounding");
-  EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
+TEST(SliceClaims, TheEqualWeightClaimsAreDecidedPointByPoint) {
+  for (const char* id : {"slice-min-granularity/flat-equal-weights-exact-set",
+                         "slice-min-granularity/flat-equal-weights-rounding",
+                         "slice-min-granularity/flat-equal-weights-rounding-v3.10"}) {
+    const ProofResult r = prove_smoke(id);
+    EXPECT_EQ(r.outcome, Outcome::proved) << id << ": " << r.detail;
+    EXPECT_NE(r.detail.find("each of the 1280 points"), std::string::npos) << r.detail;  // 40 x 2 x 16
+  }
 }
 
 TEST(SliceClaims, FlatWithEqualWeightsUnderV310RoundingReachesMinGranularityForSomeNAtOrAboveNrLatency) {
   const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-exact-set-v3.10");
   ASSERT_EQ(r.outcome, Outcome::refuted) << r.detail;
-  const SliceInputs<uint64_t> in = inputs_of(r.counterexample);
-  const SliceLevel<uint64_t>& task = in.chain[0];
-  const uint64_t n = in.nr_running + (task.on_rq ? 0 : 1);
-  EXPECT_EQ(task.cfs_rq_weight + (task.on_rq ? 0 : task.weight), n * task.weight) << "equal weights";
-  EXPECT_GE(n, 8u);
-  EXPECT_GE(concrete_slice(in, {.flat_slice = true}, kLoadResolutionV3_10),
-            default_slice_setup().tunables.min_granularity);
-}
-
-TEST(SliceClaims, FlatWithEqualWeightsUnderV310FallsShortByAtMostItsWiderRoundingBound) {
-  const ProofResult r = prove_smoke("slice-min-granularity/flat-equal-weights-rounding-v3.10");
-  EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
-  // The extra ceil(2^15 / (n * w)) is needed: 9 nice-0 tasks fall 6 ns short, past ceil(9 * 1024 * 2.25e6 / 2^32) = 5.
-  const std::array<SliceLevel<uint64_t>, 1> nine = {{{1024, 9 * 1024, 1}}};
-  const SliceInputs<uint64_t> in{20, 9, 9, {nine.begin(), nine.end()}};
-  EXPECT_EQ(concrete_slice(in, {.flat_slice = true}, kLoadResolutionV3_10), 2'249'994u);
+  const SliceCase<uint64_t> k = case_of(r.counterexample);
+  EXPECT_EQ(k.chain()[0].cfs_rq_weight + (k.levels[0].on_rq ? 0 : k.levels[0].weight), k.n() * k.levels[0].weight)
+      << "equal weights";
+  EXPECT_GE(k.n(), 8u);
+  EXPECT_GE(run_slice(k, {.flat_slice = true}), k.tunables.min_granularity);
 }
 
 TEST(SliceClaims, NineNice0TasksAreACounterexampleOfTheFlatClaimAt2249996Ns) {
-  const SliceSetup setup = default_slice_setup();
-  z3::context c;
-  ContextScope scope(c);
-  const SliceSpace s = make_slice_space(c, 1, setup);
-  const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
-  const Sym slice = model_slice({.flat_slice = true}).sym(s.in, t, setup.resolution);
-  const z3::expr nine_nice0 = (s.in.nice_index == Sym(20) && s.in.nr_running == Sym(9) &&
-                               s.in.chain[0].on_rq == Sym(1)).expr() && s.equal_on_task_rq;
-  const BridgeResult br = find(s.domain && nine_nice0 && z3::ult(slice.expr(), t.min_granularity.expr()), kTimeoutMs);
+  const auto q = query_of_depth(claim("slice-min-granularity/flat"), 1);
+  ContextScope scope(*q->ctx);
+  const SlicePathLevel<Sym>& task = q->c->levels[0];
+  const z3::expr nine_nice0 = (q->c->nice_rank == Sym(0) && task.others == Sym(8) && task.on_rq == Sym(1) &&
+                               task.others_weight == task.others * task.weight)
+                                  .expr();
+  const z3::expr short_of = (*q->slice < Sym(q->c->tunables.min_granularity)).expr();
+  const BridgeResult br = find(q->reader->domain() && nine_nice0 && short_of, kTimeoutMs);
   ASSERT_EQ(br.outcome, Outcome::refuted);
-  EXPECT_EQ(numeral(br.model->eval(slice.expr(), true)), 2'249'996u);
+  EXPECT_EQ(numeral(br.model->eval(q->slice->expr(), true)), 2'249'996u);
 }
 
 TEST(SliceClaims, SeedThreesFourGroupsOfTwentyLieInTheDomainAndGiveAQuarterOfMinGranularity) {
-  const SliceSetup setup = default_slice_setup();
-  z3::context c;
-  ContextScope scope(c);
-  const SliceSpace s = make_slice_space(c, 2, setup);
-  const SliceTunables<Sym> t = tunables_as<Sym>(setup.tunables);
-  const Sym slice = model_slice({}).sym(s.in, t, setup.resolution);
-  const z3::expr seed = (s.in.nice_index == Sym(20) && s.in.nr_running == Sym(20) && s.others[1] == Sym(3) &&
-                         s.in.chain[1].weight == Sym(1024 << 10) && s.in.rq_h_nr_running == Sym(80))
-                            .expr() &&
-                        s.equal_siblings && s.all_queued;
-  const BridgeResult br = find(s.domain && seed, kTimeoutMs);
+  const auto q = query_of_depth(claim("slice-min-granularity/hierarchical"), 2);
+  ContextScope scope(*q->ctx);
+  const SlicePathLevel<Sym>&task = q->c->levels[0], &group = q->c->levels[1];
+  const z3::expr seed = (q->c->nice_rank == Sym(0) && task.on_rq == Sym(1) && task.others == Sym(19) &&
+                         task.others_tasks == Sym(19) && task.others_weight == Sym(19) * task.weight &&
+                         group.weight == Sym(1024 << 10) && group.others == Sym(3) && group.others_tasks == Sym(60) &&
+                         group.others_weight == Sym(3) * group.weight)
+                            .expr();
+  const BridgeResult br = find(q->reader->domain() && seed, kTimeoutMs);
   ASSERT_EQ(br.outcome, Outcome::refuted) << "the seed's shape must satisfy the domain";
-  const SliceInputs<uint64_t> in = evaluate(s, *br.model);
-  const uint64_t got = numeral(br.model->eval(slice.expr(), true));
-  EXPECT_EQ(got, concrete_slice(in, {}));
-  EXPECT_LT(got, setup.tunables.min_granularity / 4 + 1);
-  EXPECT_GT(got, setup.tunables.min_granularity / 4 - 10);
+  const SliceCase<uint64_t> k = evaluate(*q->c, *br.model);
+  EXPECT_EQ(k.rq_h_nr_running(), 80u);
+  const uint64_t got = numeral(br.model->eval(q->slice->expr(), true));
+  EXPECT_EQ(got, run_slice(k, {}));
+  EXPECT_LT(got, k.tunables.min_granularity / 4 + 1);
+  EXPECT_GT(got, k.tunables.min_granularity / 4 - 10);
 }
 
-TEST(CalcDeltaClaims, LoopFormEqualsFlsFormForAll64BitInputs) {
+TEST(CalcDeltaClaims, LoopFormEqualsFlsFormOnTheWholeDomainWithTwoQueriesForEveryEra) {
   const ProofResult r = prove_smoke("calc-delta/loop-equals-fls");
   EXPECT_EQ(r.outcome, Outcome::proved) << r.detail;
-  EXPECT_EQ(r.queries.size(), 4u);
+  EXPECT_EQ(r.queries.size(), 2u);
+}
+
+TEST(CalcDeltaClaims, TheNormalisationQueryCatchesALoopOneRoundShort) {
+  z3::context c;
+  ContextScope scope(c);
+  Sym fact = Sym::var("fact"), shift = Sym::var("shift"), fact_fls = fact, shift_fls = shift;
+  for (int i = 0; i < 31; ++i) {  // detail::normalise_loop, one round short
+    const SymBool high = (fact >> Sym(32)) != Sym(0);
+    fact = select(high, fact >> Sym(1), fact);
+    shift = shift - select(high, Sym(1), Sym(0));
+  }
+  detail::normalise_fls(fact_fls, shift_fls);
+  const BridgeResult br = prove(c.bool_val(true), (fact == fact_fls && shift == shift_fls).expr(), kTimeoutMs);
+  EXPECT_EQ(br.outcome, Outcome::refuted);
 }
 
 TEST(CalcDeltaClaims, MulU64U32ShrAlwaysReceivesAFactThatFitsIn32Bits) {
-  for (LoadResolution r : {kLoadResolutionV5, kLoadResolutionV3})
-    EXPECT_EQ(prove_fact_fits_u32(r, kTimeoutMs).outcome, Outcome::proved) << "load shift " << r.shift;
+  for (Era e : {Era::v5_7, Era::v4_7, Era::v3_13})
+    EXPECT_EQ(prove_fact_fits_u32(e, kTimeoutMs).outcome, Outcome::proved) << era_name(e);
 }
 
-// Mutants: hand-made slices the real one is proved against.
+// Mutants: a wrong sched_slice the real one is proved against.
 
 TEST(Mutants, ASliceWithoutTheBaseSliceFloorIsRefutedWhereTheModelsIsProved) {
-  const SliceSetup setup = default_slice_setup();
-  SliceProofSpec spec;
-  spec.conjecture = "sched_slice >= min_granularity";
-  spec.depths = {1};
-  const ProofResult real =
-      run_slice_proof(spec, model_slice({.alt_period = true, .base_slice = true}), setup, kTimeoutMs);
-  EXPECT_EQ(real.outcome, Outcome::proved) << real.detail;
-  auto no_floor = [](const auto& in, const auto& t, LoadResolution r) {
-    using V = std::decay_t<decltype(in.nr_running)>;
-    return sched_slice<V>(std::span<const SliceLevel<V>>(in.chain), in.nr_running, in.rq_h_nr_running, t,
-                          {.alt_period = true}, r);
-  };
-  const ProofResult mutant = run_slice_proof(spec, make_slice_fn(no_floor, {.alt_period = true}), setup, kTimeoutMs);
+  Claim real = claim("slice-min-granularity/base_slice");
+  real.domain.max_depth = 1;
+  EXPECT_EQ(prove_claim(real, smoke()).outcome, Outcome::proved);
+  Claim no_floor = real;
+  no_floor.features.set(Feature::base_slice, false);
+  const ProofResult mutant = prove_claim(no_floor, smoke());
   ASSERT_EQ(mutant.outcome, Outcome::refuted) << mutant.detail;
-  EXPECT_LT(value(mutant.counterexample.values, "slice"), setup.tunables.min_granularity);
+  EXPECT_LT(value(mutant.counterexample.values, "slice"), value(mutant.counterexample.values, "min_granularity"));
 }
 
 TEST(Mutants, AnInverseOf2To32OverWInsteadOfWmultConstOverWBreaksTheExactSet) {
-  SliceSetup setup = default_slice_setup();
-  setup.max_nr_running = 16;
-  SliceProofSpec spec;
-  spec.conjecture = "(flat sched_slice >= min_granularity) == (n < sched_nr_latency), equal weights";
-  spec.kind = SliceConjecture::equal_weights_exact_set;
-  spec.domain = SliceDomain::equal_weights_on_task_rq;
-  spec.depths = {1};
-  const ProofResult real = run_slice_proof(spec, model_slice({.flat_slice = true}), setup, kTimeoutMs);
-  EXPECT_EQ(real.outcome, Outcome::proved) << real.detail;
   // The cfs_rq's inverse cached as floor(2^32 / w): exact for power-of-two loads.
-  auto exact_inverse = [](const auto& in, const auto& t, LoadResolution r) {
-    using V = std::decay_t<decltype(in.nr_running)>;
+  auto exact_inverse = [](const auto& c) {
+    using V = std::decay_t<decltype(c.nice_rank)>;
     using cfsv::select;
-    const SliceLevel<V>& l = in.chain[0];
+    const LoadResolution r = resolution_of(c.era);
+    const SliceLevel<V> l = c.chain()[0];
     const V load = l.cfs_rq_weight + select(l.on_rq != V(0), V(0), l.weight);
     const LoadWeight<V> lw{load, (V(1) << V(32)) / scale_load_down(load, r)};
-    return calc_delta(sched_period(in.nr_running + select(l.on_rq != V(0), V(0), V(1)), t), l.weight, lw, r);
+    return calc_delta(sched_period(c.n(), tunables_as<V>(c.tunables)), l.weight, lw, r);
   };
-  const ProofResult mutant =
-      run_slice_proof(spec, make_slice_fn(exact_inverse, {.flat_slice = true}), setup, kTimeoutMs);
+  const Claim& exact = claim("slice-min-granularity/flat-equal-weights-exact-set");
+  EXPECT_EQ(prove_slice(exact, smoke(), model_slice({.flat_slice = true})).outcome, Outcome::proved);
+  const ProofResult mutant = prove_slice(exact, smoke(), make_slice_fn(exact_inverse));
   ASSERT_EQ(mutant.outcome, Outcome::refuted) << mutant.detail;
-  const SliceInputs<uint64_t> in = inputs_of(mutant.counterexample);
-  EXPECT_GE(in.nr_running + (in.chain[0].on_rq ? 0 : 1), 8u);
-  EXPECT_GE(value(mutant.counterexample.values, "slice"), setup.tunables.min_granularity)
+  EXPECT_GE(value(mutant.counterexample.values, "n"), 8u);
+  EXPECT_GE(value(mutant.counterexample.values, "slice"), value(mutant.counterexample.values, "min_granularity"))
       << "with an exact inverse some n >= sched_nr_latency reaches min_granularity";
 }
 
 TEST(Counterexamples, ACrossCheckMismatchBetweenZ3AndTheUint64ModelIsReportedAsABug) {
-  SliceProofSpec spec;
-  spec.conjecture = "sched_slice >= min_granularity";
-  spec.depths = {1};
-  SliceFn off_by_one = model_slice({});
-  off_by_one.concrete = [](const SliceInputs<uint64_t>& in, const SliceTunables<uint64_t>& t, LoadResolution r) {
-    return concrete_slice(in, {}) + 1;
-  };
-  const ProofResult r = run_slice_proof(spec, off_by_one, default_slice_setup(), kTimeoutMs);
-  EXPECT_EQ(r.outcome, Outcome::unknown);
-  EXPECT_NE(r.detail.find("BUG"), std::string::npos) << r.detail;
+  SliceFn off_by_one = model_slice({.flat_slice = true});
+  off_by_one.concrete = [](const SliceCase<uint64_t>& c) { return run_slice(c, {.flat_slice = true}) + 1; };
+  for (const char* id : {"slice-min-granularity/flat", "slice-min-granularity/flat-equal-weights-exact-set-v3.10"}) {
+    const ProofResult r = prove_slice(claim(id), smoke(), off_by_one);  // by SAT, then point by point
+    EXPECT_EQ(r.outcome, Outcome::unknown) << id;
+    EXPECT_NE(r.detail.find("BUG"), std::string::npos) << r.detail;
+  }
 }
 
 // Sym against uint64_t: the same templates, folded by z3 simplify.
@@ -247,7 +235,7 @@ TEST(Sym, ComputesWhatUint64ComputesForCalcDeltaAndCalcDeltaLoop) {
   ContextScope scope(c);
   DeterministicRandom rng{1};
   for (int i = 0; i < 300; ++i) {
-    const LoadResolution r = i % 2 ? kLoadResolutionV5 : kLoadResolutionV3;
+    const LoadResolution r = i % 2 ? kLoadResolutionV5_7 : kLoadResolutionV3_13;
     // In the kernel's domain: scale_load_down(weight) < 2^32, so shift >= 0.
     const uint64_t delta = rng.next() >> rng.below(64);
     const uint64_t weight = (rng.next() >> (rng.below(64) | 32)) << r.shift;
@@ -266,68 +254,70 @@ TEST(Sym, ComputesWhatUint64ComputesForEverySchedSliceVariant) {
   z3::context c;
   ContextScope scope(c);
   DeterministicRandom rng{2};
-  const SliceSetup setup = default_slice_setup();
-  const SliceTunables<Sym> st = tunables_as<Sym>(setup.tunables);
-  const std::array<SliceFeatures, 3> variants = {
-      {{}, {.flat_slice = true}, {.alt_period = true, .base_slice = true}}};
+  const std::array<SliceFeatures, 3> variants = {{{}, {.flat_slice = true}, {.alt_period = true, .base_slice = true}}};
   for (int i = 0; i < 150; ++i) {
-    SliceInputs<uint64_t> in{0, 1 + rng.below(1000), 1 + rng.below(1000), {}};
-    SliceInputs<Sym> sin{0, in.nr_running, in.rq_h_nr_running, {}};
+    SliceCase<uint64_t> k{i % 2 ? Era::v5_7 : Era::v3_13, 4, boot_tunables(4), rng.below(kNiceLevels), {}};
+    SliceCase<Sym> s{k.era, k.cpus, k.tunables, k.nice_rank, {}};
+    const LoadResolution r = resolution_of(k.era);
     const std::size_t depth = 1 + rng.below(3);
     for (std::size_t d = 0; d < depth; ++d) {
-      const uint64_t w = scale_load<uint64_t>(d ? 2 + rng.below(262143) : sched_prio_to_weight[rng.below(40)],
-                                              setup.resolution);
-      const uint64_t on_rq = rng.below(4) != 0;
-      const uint64_t others = rng.below(1000) * scale_load<uint64_t>(1 + rng.below(262144), setup.resolution);
-      const uint64_t load = (on_rq ? w : 0) + others;
-      in.chain.push_back({w, load, on_rq});
-      sin.chain.push_back({w, load, on_rq});
+      const uint64_t w = d ? kFairMinShares + rng.below(scale_load<uint64_t>(kFairMaxShares, r))
+                           : scale_load<uint64_t>(nice_weight_of_rank(k.nice_rank), r);
+      const uint64_t others = rng.below(1000);
+      const SlicePathLevel<uint64_t> l{w, d == 0 ? rng.below(2) : 1, others,
+                                       others * scale_load<uint64_t>(1 + rng.below(kFairMaxShares), r),
+                                       others + rng.below(100)};
+      k.levels.push_back(l);
+      s.levels.push_back({l.weight, l.on_rq, l.others, l.others_weight, l.others_tasks});
     }
-    for (SliceFeatures f : variants) {
-      const uint64_t want = concrete_slice(in, f);
-      EXPECT_EQ(fold(model_slice(f).sym(sin, st, setup.resolution)), want) << "case " << i;
-    }
+    for (SliceFeatures f : variants) EXPECT_EQ(fold(run_slice(s, f)), run_slice(k, f)) << "case " << i;
   }
 }
 
 // The bridge and the engine's edges.
 
 TEST(Bridge, ReportsUnknownWithTheReasonWhenTheSolverTimesOut) {
-  SliceSetup setup = default_slice_setup();
-  SliceProofSpec spec;
-  spec.conjecture = "equal weights exact set, n <= 1000";
-  spec.kind = SliceConjecture::equal_weights_exact_set;
-  spec.domain = SliceDomain::equal_weights_on_task_rq;
-  spec.depths = {1};
-  const ProofResult r = run_slice_proof(spec, model_slice({.flat_slice = true}), setup, 50);
+  CheckConfig tiny = smoke();
+  tiny.timeout_ms = 1;
+  const ProofResult r = prove_claim(claim("slice-min-granularity/hierarchical"), tiny);
   EXPECT_EQ(r.outcome, Outcome::unknown);
   EXPECT_NE(r.detail.find("timeout"), std::string::npos) << r.detail;
 }
 
-TEST(Engine, AClaimWithoutAZ3QueryIsUnknownWithAReason) {
-  const Claim made_up{"no-such/claim", "test", FeatureSet{}, "invariant holds", "nothing", Expect::holds};
-  EXPECT_FALSE(supports(made_up.id));
-  const EngineResult r = check_claim(made_up, CheckConfig{});
-  EXPECT_EQ(r.engine, Engine::proofs);
-  EXPECT_EQ(r.verdict, Verdict::unknown);
-  EXPECT_FALSE(r.detail.empty());
+TEST(Bridge, FindGroundDecidesOnlyFormulasWithoutUnknowns) {
+  z3::context c;
+  ContextScope scope(c);
+  EXPECT_EQ(find_ground((Sym(3) * Sym(5) == Sym(15)).expr()).outcome, Outcome::refuted);
+  EXPECT_EQ(find_ground((Sym(3) * Sym(5) == Sym(16)).expr()).outcome, Outcome::proved);
+  const BridgeResult open = find_ground((Sym::var("x") == Sym(1)).expr());
+  EXPECT_EQ(open.outcome, Outcome::unknown);
+  EXPECT_NE(open.reason.find("not a ground formula"), std::string::npos);
 }
 
-TEST(Engine, EveryRegisteredSliceAndCalcDeltaClaimHasAQuery) {
-  for (const Claim& c : all_claims())
-    if (c.id.starts_with("slice-min-granularity/") || c.id.starts_with("calc-delta/")) {
-      EXPECT_TRUE(supports(c.id)) << c.id;
-    }
+TEST(Engine, TestOnlyRecordsOfExistingKindsAreProvedByTheirKindAndDomain) {
+  for (const Claim& c : test_only_claims()) {
+    const ProofResult r = prove_claim(c, smoke());
+    EXPECT_TRUE(agrees(c.expect, to_verdict(r.outcome))) << c.id << ": " << r.detail;
+    EXPECT_NE(r.conjecture.find(std::string(era_name(c.domain.eras.front()))), std::string::npos) << r.conjecture;
+  }
+  const ProofResult two = prove_claim(test_only_claims()[0], smoke());
+  EXPECT_NE(two.detail.find("each of the 2560 points"), std::string::npos) << two.detail;  // two machines
+  EXPECT_NE(two.conjecture.find("1..2 CPUs"), std::string::npos) << two.conjecture;
+}
+
+TEST(Engine, EveryRegisteredClaimGetsTheVerdictItExpects) {
+  for (const Claim& c : all_claims()) {
+    const EngineResult r = check_claim(c, smoke());
+    EXPECT_TRUE(agrees(c.expect, r.verdict)) << c.id << ": " << to_string(r.verdict) << ": " << r.detail;
+  }
 }
 
 TEST(Engine, CheckClaimCarriesTheCounterexampleInTheReproducer) {
   const EngineResult r = check_claim(claim("slice-min-granularity/flat"), smoke());
   EXPECT_EQ(r.verdict, Verdict::refuted);
-  EXPECT_NE(r.reproducer.find("level 0 (task):"), std::string::npos) << r.reproducer;
-  EXPECT_NE(r.reproducer.find("inv_weight="), std::string::npos);
-  EXPECT_NE(r.reproducer.find("fact="), std::string::npos);
-  EXPECT_NE(r.reproducer.find("shift="), std::string::npos);
-  EXPECT_NE(r.reproducer.find("period="), std::string::npos);
+  for (const char* want : {"level 0 (task):", "inv_weight=", "fact=", "shift=", "period=", "# conjecture: forall"})
+    EXPECT_NE(r.reproducer.find(want), std::string::npos) << want << " in\n" << r.reproducer;
+  EXPECT_EQ(r.counterexample.claim, "slice-min-granularity/flat");
 }
 
 // cfsv prove, end to end (the built binary).
@@ -349,10 +339,19 @@ CliRun cfsv(const std::string& args) {
 }
 
 TEST(CfsvProve, NamesTheUnknownClaimAndExits2) {
-  const CliRun r = cfsv("prove no-such-claim");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("unknown claim 'no-such-claim'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("slice-min-granularity/flat"), std::string::npos) << "lists what it supports";
+  for (const char* bad : {"no-such-claim", "slice-min", "calc-delta/no-such-variant"}) {
+    const CliRun r = cfsv(std::string("prove ") + bad);
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.out.find("unknown claim or family '" + std::string(bad) + "'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("slice-min-granularity/flat"), std::string::npos) << "lists the claims";
+  }
+}
+
+TEST(CfsvProve, AFamilySelectsEveryClaimOfIt) {
+  const CliRun r = cfsv("prove calc-delta --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"claim\": \"calc-delta/loop-equals-fls\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("slice-min-granularity"), std::string::npos) << r.out;
 }
 
 TEST(CfsvProve, RejectsAnUnknownFlagAndABadTimeoutWithExit2) {
@@ -375,13 +374,14 @@ TEST(CfsvProve, JsonIsAnArrayOfVerdictsWithTheCounterexampleAsAnObject) {
   const CliRun r = cfsv("prove slice-min-granularity/hierarchical --json");
   EXPECT_EQ(r.code, 0) << r.out;
   for (const char* want : {"\"claim\": \"slice-min-granularity/hierarchical\"", "\"verdict\": \"refuted\"",
-                           "\"seconds\":", "\"detail\":", "\"counterexample\": {", "\"levels\": ["})
+                           "\"seconds\":", "\"detail\":", "\"counterexample\": {", "\"levels\": [",
+                           "\"era\": \"v5.7\"", "\"depth\": 2"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << " in\n" << r.out;
   EXPECT_EQ(r.out.front(), '[');
 }
 
 TEST(CfsvProve, ExitsOneWhenAVerdictIsNotTheExpectedOne) {
-  const CliRun r = cfsv("prove slice-min-granularity/base_slice --timeout 1");  // unknown: timed out
+  const CliRun r = cfsv("prove slice-min-granularity/hierarchical --timeout 1");  // unknown: timed out
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("unknown"), std::string::npos) << r.out;
 }

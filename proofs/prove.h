@@ -7,26 +7,15 @@
 #include <string_view>
 #include <vector>
 
-#include "model/claims.h"
+#include "claims/claim.h"
 
 namespace cfsv::proofs {
 
 // proved: the negated conjecture is unsat; refuted: Z3 found a model of it;
-// unknown: timeout, or a claim this engine has no query for.
+// unknown: timeout, or the model and Z3 disagree.
 enum class Outcome { proved, refuted, unknown };
 std::string_view to_string(Outcome o);
-
-// A named value; `text` is a decimal integer (valid JSON).
-struct Value {
-  std::string name;
-  std::string text;
-};
-
-struct Counterexample {
-  std::string note;                        // how it was found, one line
-  std::vector<Value> values;               // inputs and results
-  std::vector<std::vector<Value>> levels;  // per sched_entity level, task first
-};
+Verdict to_verdict(Outcome o);
 
 // One solver call: which query, its outcome and solve time.
 struct QueryStat {
@@ -37,27 +26,18 @@ struct QueryStat {
 
 struct ProofResult {
   std::string claim;
-  std::string conjecture;  // one line
+  std::string conjecture;  // one line: forall <the claim's domain>: <its statement>
   Outcome outcome = Outcome::unknown;
-  std::string detail;      // one line: what was shown, or why unknown
+  std::string detail;             // one line: what was shown, or why unknown
   Counterexample counterexample;  // when refuted
   std::vector<QueryStat> queries;
-  double seconds = 0;
+  double seconds = 0;  // the whole proof, building the queries included
 };
-
-// The claims this engine has queries for, in claims-registry order.
-std::vector<std::string_view> supported_claims();
-bool supports(std::string_view claim_id);
 
 // Per-query solver timeout when CheckConfig::timeout_ms is 0.
 uint32_t default_timeout_ms(Budget b);
 
-// Proves or refutes one claim (unknown with a reason if unsupported).
+// Proves or refutes one claim, by its kind, over its domain.
 ProofResult prove_claim(const Claim& claim, const CheckConfig& config);
-
-// The counterexample as indented text lines, for terminals and reproducers.
-std::string format_counterexample(const Counterexample& c);
-
-Verdict to_verdict(Outcome o);
 
 }  // namespace cfsv::proofs

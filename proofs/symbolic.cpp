@@ -55,6 +55,13 @@ void MulTrace::record(const MulCall& c, bool u32) {
   if (tl_trace) (u32 ? tl_trace->u32_calls_ : tl_trace->calls_).push_back(c);
 }
 
+z3::expr replace(const z3::expr& e, const z3::expr& from, const z3::expr& to) {
+  z3::expr_vector f(e.ctx()), t(e.ctx());
+  f.push_back(from);
+  t.push_back(to);
+  return z3::expr(e).substitute(f, t);
+}
+
 uint64_t numeral(const z3::expr& e) {
   uint64_t v = 0;
   if (!e.is_numeral_u64(v)) throw std::runtime_error("proofs: not a 64-bit numeral: " + e.to_string());

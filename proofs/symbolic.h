@@ -1,6 +1,6 @@
-// The symbolic value type the model's templates are instantiated with
-// (DESIGN "Layers"): Sym is a 64-bit Z3 bit-vector with the unsigned C++
-// semantics of uint64_t, SymBool a Z3 boolean. Internal to proofs/.
+// The symbolic value type the model's templates are instantiated with: Sym
+// is a 64-bit Z3 bit-vector with the unsigned C++ semantics of uint64_t,
+// SymBool a Z3 boolean. Internal to proofs/.
 #pragma once
 #include <z3++.h>
 
@@ -107,6 +107,9 @@ class MulTrace {
   std::vector<MulCall> calls_, u32_calls_;
   MulTrace* previous_;
 };
+
+// `e` with every occurrence of the term `from` replaced by `to`.
+z3::expr replace(const z3::expr& e, const z3::expr& from, const z3::expr& to);
 
 // The value of a closed (constant) Sym, folded by z3 simplify; for tests and
 // for evaluating a model. Throws std::runtime_error if it is not a numeral.

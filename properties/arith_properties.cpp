@@ -2,10 +2,9 @@
 
 #include <sstream>
 
-#include "model/equal_weights.h"
+#include "claims/check.h"
 #include "properties/calc_delta_bound.h"
 #include "properties/runner.h"
-#include "properties/slice_trace.h"
 
 namespace cfsv::properties {
 
@@ -24,36 +23,8 @@ void check_calc_delta_bound(const CalcDeltaCase& c, CalcDeltaFn f) {
     refute("__calc_delta out of its error bound: " + *violation, shown(c) + "\n");
 }
 
-void check_loop_equals_fls(const CalcDeltaCase& c) {
-  const uint64_t fls = calc_delta(c.delta, c.weight, c.lw, c.r);
-  const uint64_t loop = calc_delta_loop(c.delta, c.weight, c.lw, c.r);
-  if (fls != loop)
-    refute("calc_delta_loop " + std::to_string(loop) + " != calc_delta " + std::to_string(fls) + ": " + shown(c),
-           shown(c) + "\n");
-}
-
-void check_slice_min_granularity(const SliceCase& c, SliceFeatures f) {
-  const SliceTrace t = trace_slice(c, f);
-  if (t.slice < t.min_granularity) refute(summary(c, t), reproducer(c, t));
-}
-
-void check_equal_weights_exact_set(const SliceCase& c, SliceFeatures f) {
-  const SliceTrace t = trace_slice(c, f);
-  const uint64_t n = c.nr_running() + (c.on_rq ? 0 : 1), nr_latency = c.tunables.tunables.nr_latency;
-  if (!equal_weights_exact_set_holds(t.slice, n, t.min_granularity, nr_latency))
-    refute(std::to_string(n) + " equal-weight tasks, nr_latency " + std::to_string(nr_latency) + ": " + summary(c, t),
-           reproducer(c, t));
-}
-
-void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f, bool mine_term) {
-  const SliceTrace t = trace_slice(c, f);
-  const uint64_t n = c.nr_running() + (c.on_rq ? 0 : 1), w = scale_load_down(c.levels[0].weight, c.r);
-  const uint64_t allowance = equal_weights_rounding_allowance(n, w, t.min_granularity, mine_term);
-  if (!equal_weights_rounding_holds(t.slice, n, w, t.min_granularity, mine_term))
-    refute(std::to_string(n) + " equal-weight tasks, allowance ceil(n * w * min_granularity / 2^32)" +
-               (mine_term ? " + ceil(2^15 / (n * w))" : "") + " = " + std::to_string(allowance) + ": " +
-               summary(c, t),
-           reproducer(c, t));
+void check_claim_on(const Claim& claim, const SliceCase& c) {
+  if (const std::optional<Counterexample> cx = check_slice_case(claim, c)) refute(*cx);
 }
 
 void check_nice0_slices_sum(uint64_t n, const CpuTunables& ct, LoadResolution r, SliceFeatures f) {
@@ -79,37 +50,45 @@ void check_nice0_slices_sum(uint64_t n, const CpuTunables& ct, LoadResolution r,
 rc::Gen<HeavierCase> gen_heavier_case() {
   return rc::gen::exec([] {
     HeavierCase c;
-    c.light = *gen_slice_case();
+    c.light = c.heavy = *gen_slice_case();
     c.level = *gen_uniform(0, c.light.levels.size() - 1);
-    const LoadResolution r = c.light.r;
-    const auto weight = c.level == 0 ? gen_task_weight(r) : gen_exact_weight(r);
-    const uint64_t w1 = *weight, w2 = *weight;
-    c.light.levels[c.level].weight = min(w1, w2);
-    c.heavier_weight = max(w1, w2);
+    const LoadResolution r = resolution_of(c.light.era);
+    if (c.level == 0) {  // two nice levels
+      const uint64_t a = *gen_uniform(0, kNiceLevels - 1), b = *gen_uniform(0, kNiceLevels - 1);
+      const bool a_lighter = nice_weight_of_rank(a) <= nice_weight_of_rank(b);
+      c.light.nice_rank = a_lighter ? a : b;
+      c.heavy.nice_rank = a_lighter ? b : a;
+      c.light.levels[0].weight = scale_load(nice_weight_of_rank(c.light.nice_rank), r);
+      c.heavy.levels[0].weight = scale_load(nice_weight_of_rank(c.heavy.nice_rank), r);
+    } else {
+      const uint64_t w1 = *gen_exact_weight(r), w2 = *gen_exact_weight(r);
+      c.light.levels[c.level].weight = min(w1, w2);
+      c.heavy.levels[c.level].weight = max(w1, w2);
+    }
     return c;
   });
 }
 
 void showValue(const HeavierCase& c, std::ostream& os) {
   showValue(c.light, os);
-  os << "; level " << c.level << " weight raised to " << c.heavier_weight;
+  os << "level " << c.level << " weight raised to " << c.heavy.levels[c.level].weight;
 }
 
 void check_heavier_never_shorter_beyond_rounding(const HeavierCase& c, SliceFeatures f) {
-  SliceCase heavy = c.light;
-  heavy.levels[c.level].weight = c.heavier_weight;
-  const SliceTrace light_t = trace_slice(c.light, f), heavy_t = trace_slice(heavy, f);
+  const SliceTrace light_t = trace_slice(c.light, f), heavy_t = trace_slice(c.heavy, f);
   uint64_t allowance = 0;  // a variant that does not follow the changed level must not change at all
-  if (c.level < heavy_t.levels.size()) {
-    const uint64_t slice_in = c.level == 0 ? heavy_t.period : heavy_t.levels[c.level - 1].slice;
-    allowance = calc_delta_max_shortfall(slice_in, c.heavier_weight, heavy_t.levels[c.level].load, c.light.r);
+  if (heavy_t.levels[c.level].slice) {
+    const uint64_t slice_in = c.level == 0 ? heavy_t.period : *heavy_t.levels[c.level - 1].slice;
+    allowance = calc_delta_max_shortfall(slice_in, c.heavy.levels[c.level].weight, heavy_t.levels[c.level].load,
+                                         resolution_of(c.heavy.era));
   }
   if (light_t.slice > heavy_t.slice + allowance || (allowance == 0 && light_t.slice != heavy_t.slice)) {
     std::ostringstream os;
     os << "raising level " << c.level << "'s weight from " << c.light.levels[c.level].weight << " to "
-       << c.heavier_weight << " changes the " << to_string(f) << " slice from " << light_t.slice << " to "
-       << heavy_t.slice << " ns (allowed shortfall " << allowance << ")";
-    refute(os.str(), "lighter:\n" + reproducer(c.light, light_t) + "heavier:\n" + reproducer(heavy, heavy_t));
+       << c.heavy.levels[c.level].weight << " changes the " << to_string(f) << " slice from " << light_t.slice
+       << " to " << heavy_t.slice << " ns (allowed shortfall " << allowance << ")";
+    refute(os.str(), "lighter:\n" + format_counterexample(slice_case_counterexample(c.light, f, light_t)) +
+                         "heavier:\n" + format_counterexample(slice_case_counterexample(c.heavy, f, heavy_t)));
   }
 }
 

@@ -1,11 +1,12 @@
-// The bodies of the arithmetic properties. Each checks one generated case and
-// calls refute() (runner.h) with a one-line summary and a reproducer when the
-// property is false for it. The GoogleTest properties (*_test.cpp) and
-// check_claim() run the same bodies.
+// The bodies of the exploratory arithmetic properties (*_test.cpp). Each
+// checks one generated case and calls refute() (runner.h) with a one-line
+// summary and a reproducer when the property is false for it. (The claims'
+// own checks are claims/check.h, run by check_claim().)
 #pragma once
 #include <array>
 #include <cstdint>
 
+#include "claims/claim.h"
 #include "properties/generators.h"
 
 namespace cfsv::properties {
@@ -23,20 +24,9 @@ using CalcDeltaFn = uint64_t (*)(uint64_t delta, uint64_t weight, const LoadWeig
 // f's result for c is within the bound of calc_delta_bound.h (c in its domain).
 void check_calc_delta_bound(const CalcDeltaCase& c, CalcDeltaFn f);
 
-// calc_delta_loop(c) == calc_delta(c).
-void check_loop_equals_fls(const CalcDeltaCase& c);
-
-// sched_slice(c) >= min_granularity under the variant f.
-void check_slice_min_granularity(const SliceCase& c, SliceFeatures f);
-
-// The seed-003 "after" claims on n equal-weight tasks (the task's own
-// cfs_rq holds only tasks of its weight; n = nr_running + !on_rq):
-// flat-equal-weights-exact-set: sched_slice >= min_granularity iff n < nr_latency.
-void check_equal_weights_exact_set(const SliceCase& c, SliceFeatures f);
-// flat-equal-weights-rounding: sched_slice >= min_granularity -
-// ceil(n * w * min_granularity / 2^32), w = scale_load_down(task weight);
-// mine_term: the -v3.10 row's statement, which allows ceil(2^15 / (n * w)) more.
-void check_equal_weights_rounding(const SliceCase& c, SliceFeatures f, bool mine_term = false);
+// `claim`'s statement on one case, which may lie outside the claim's own
+// domain (the exploratory properties try wider ones).
+void check_claim_on(const Claim& claim, const SliceCase& c);
 
 // n nice-0 tasks queued alone on one cfs_rq (the root): their n equal slices
 // add up to the period less the rounding of n __calc_delta calls,
@@ -51,9 +41,8 @@ void check_nice0_slices_sum(uint64_t n, const CpuTunables& t, LoadResolution r, 
 // cfs_rq's load grows by the difference). Both weights are exact at the
 // era's resolution (a task's nice weight at level 0, scale_load(shares) above).
 struct HeavierCase {
-  SliceCase light;
+  SliceCase light, heavy;
   std::size_t level = 0;
-  uint64_t heavier_weight = 0;
 };
 rc::Gen<HeavierCase> gen_heavier_case();
 void showValue(const HeavierCase& c, std::ostream& os);

@@ -5,7 +5,9 @@
 #include <limits>
 #include <ostream>
 
+#include "claims/slice_trace.h"
 #include "model/arith/weights.h"
+#include "properties/rc_reader.h"
 
 namespace cfsv::properties {
 
@@ -61,16 +63,7 @@ rc::Gen<int> gen_nice() {
 }
 
 rc::Gen<LoadResolution> gen_load_resolution() {
-  return rc::gen::map(gen_uniform(0, 1), [](uint64_t i) { return i ? kLoadResolutionV5 : kLoadResolutionV3; });
-}
-
-const char* era_name(LoadResolution r) {
-  if (r.calc_delta_mine) return "v3.10";
-  return r.shift ? "v5" : "v3.13";
-}
-
-uint64_t era_inv_weight(const LoadWeight<uint64_t>& lw, LoadResolution r) {
-  return update_inv_weight(lw, r, r.calc_delta_mine ? uint64_t{1} << 32 : kWmultConst);
+  return rc::gen::map(gen_uniform(0, 1), [](uint64_t i) { return i ? kLoadResolutionV5_7 : kLoadResolutionV3_13; });
 }
 
 rc::Gen<uint64_t> gen_task_weight(LoadResolution r) {
@@ -81,8 +74,8 @@ rc::Gen<uint64_t> gen_group_weight(LoadResolution r) {
   return rc::gen::exec([r] {
     switch (pick(3)) {
       case 0: return scale_load<uint64_t>(1024, r);  // cpu.shares default, the whole group on this CPU
-      case 1: return scale_load<uint64_t>(*gen_log_uniform(kMinShares, kMaxShares), r);
-      default: return *gen_log_uniform(kMinShares, scale_load<uint64_t>(kMaxShares, r));
+      case 1: return scale_load<uint64_t>(*gen_log_uniform(kFairMinShares, kFairMaxShares), r);
+      default: return *gen_log_uniform(kFairMinShares, scale_load<uint64_t>(kFairMaxShares, r));
     }
   });
 }
@@ -90,7 +83,7 @@ rc::Gen<uint64_t> gen_group_weight(LoadResolution r) {
 rc::Gen<uint64_t> gen_exact_weight(LoadResolution r) {
   return rc::gen::exec([r] {
     if (pick(2) == 0) return *gen_task_weight(r);
-    return scale_load<uint64_t>(*gen_log_uniform(kMinShares, kMaxShares), r);
+    return scale_load<uint64_t>(*gen_log_uniform(kFairMinShares, kFairMaxShares), r);
   });
 }
 
@@ -146,117 +139,30 @@ rc::Gen<CalcDeltaCase> gen_calc_delta_table() {
   });
 }
 
-rc::Gen<CalcDeltaCase> gen_calc_delta_defined() {
-  return rc::gen::exec([] {
-    CalcDeltaCase c;
-    c.r = *gen_load_resolution();
-    c.lw.weight = pick(2) == 0 ? *gen_task_weight(c.r) : *gen_log_uniform(0, kU64Max);
-    switch (pick(3)) {
-      case 0: c.lw.inv_weight = 0; break;
-      case 1: c.lw.inv_weight = nice_to_wmult(*gen_nice()); break;
-      default: c.lw.inv_weight = *gen_log_uniform(1, kU32Max); break;
-    }
-    c.weight = weight_down_at_most(c.r, kU64Max / update_inv_weight(c.lw, c.r));
-    c.delta = *gen_log_uniform(0, kU64Max);
-    return c;
-  });
-}
-
 void showValue(const CalcDeltaCase& c, std::ostream& os) {
   os << "__calc_delta(delta " << c.delta << ", weight " << c.weight << ", lw {weight " << c.lw.weight
      << ", inv_weight " << c.lw.inv_weight << "}) in the " << era_name(c.r) << " era";
 }
 
-bool SliceCase::level_on_rq(std::size_t i) const {
-  // A group entity is queued iff the cfs_rq it owns has a queued entity.
-  return i == 0 ? on_rq : !levels[i - 1].others.empty() || level_on_rq(i - 1);
-}
-
-uint64_t SliceCase::nr_running(std::size_t i) const { return levels[i].others.size() + (level_on_rq(i) ? 1 : 0); }
-
-uint64_t SliceCase::rq_h_nr_running() const {
-  uint64_t n = on_rq ? 1 : 0;
-  for (const PathLevel& l : levels)
-    for (const Sibling& s : l.others) n += s.h_nr_running;
-  return n;
-}
-
-std::vector<SliceLevel<uint64_t>> SliceCase::chain() const {
-  std::vector<SliceLevel<uint64_t>> chain;
-  for (std::size_t i = 0; i < levels.size(); ++i) {
-    const bool queued = level_on_rq(i);
-    uint64_t load = queued ? levels[i].weight : 0;
-    for (const Sibling& s : levels[i].others) load += s.weight;
-    chain.push_back({levels[i].weight, load, queued ? 1u : 0u});
-  }
-  return chain;
-}
-
-rc::Gen<SliceCase> gen_slice_case(std::optional<LoadResolution> era, bool sysctl_writes) {
-  return rc::gen::exec([era, sysctl_writes] {
-    SliceCase c;
-    c.tunables = *gen_tunables(sysctl_writes);
-    c.r = era ? *era : *gen_load_resolution();
-    c.on_rq = pick(5) != 4;
-    const std::size_t depth = *rc::gen::inRange<std::size_t>(1, 4);
-    const auto sibling = rc::gen::exec([r = c.r] {
-      if (pick(2) == 0) return Sibling{*gen_task_weight(r), 1};
-      return Sibling{*gen_group_weight(r), *gen_uniform(1, 64)};
-    });
-    for (std::size_t i = 0; i < depth; ++i) {
-      PathLevel l;
-      l.weight = i == 0 ? *gen_task_weight(c.r) : *gen_group_weight(c.r);
-      l.others = *rc::gen::container<std::vector<Sibling>>(*rc::gen::inRange<std::size_t>(0, 33), sibling);
-      c.levels.push_back(std::move(l));
-    }
+rc::Gen<SliceCase> gen_slice_case(std::optional<Era> era, bool sysctl_writes, Weights weights) {
+  return rc::gen::exec([era, sysctl_writes, weights] {
+    Domain d{1, 3, {4096, 4096, 4096}, weights, 1, 1, {Era::v3_13, Era::v5_7}};
+    if (era) d.eras = {*era};
+    RcReader r;
+    SliceCase c = decode_slice_case(r, d, Budget::ci);
+    const CpuTunables t = *gen_tunables(sysctl_writes);
+    c.cpus = t.cpus;
+    c.tunables = slice_tunables(t.tunables);
     return c;
   });
-}
-
-rc::Gen<SliceCase> gen_equal_weights_case(std::optional<LoadResolution> era, bool sysctl_writes) {
-  return rc::gen::exec([era, sysctl_writes] {
-    SliceCase c = *gen_slice_case(era, sysctl_writes);
-    c.levels[0].others.assign(*gen_log_uniform(0, 1023), Sibling{c.levels[0].weight, 1});
-    return c;
-  });
-}
-
-rc::Gen<SliceCase> gen_equal_weights_proof_case(LoadResolution r, uint64_t max_n) {
-  return rc::gen::exec([r, max_n] {
-    SliceCase c;
-    c.tunables = {4, Tunables{}.for_cpus(4), false};
-    c.r = r;
-    c.on_rq = pick(2) == 0;
-    const uint64_t w = scale_load<uint64_t>(nice_to_weight(*gen_nice()), r);
-    c.levels = {{w, std::vector<Sibling>(*gen_uniform(1, max_n) - 1, Sibling{w, 1})}};
-    return c;
-  });
-}
-
-void show_siblings(const std::vector<Sibling>& others, std::ostream& os) {
-  for (std::size_t i = 0; i < others.size();) {
-    std::size_t run = 1;
-    while (i + run < others.size() && others[i + run].weight == others[i].weight &&
-           others[i + run].h_nr_running == others[i].h_nr_running)
-      ++run;
-    os << (i ? " " : "") << others[i].weight;
-    if (others[i].h_nr_running != 1) os << "x" << others[i].h_nr_running;
-    if (run > 1) os << " (" << run << " times)";
-    i += run;
-  }
-}
-
-void showValue(const SliceCase& c, std::ostream& os) {
-  const Tunables& t = c.tunables.tunables;
-  os << era_name(c.r) << " era, " << c.tunables.cpus << " CPUs ("
-     << to_string(t.scaling) << (c.tunables.sysctl_written ? ", sysctl" : "") << ") latency " << t.latency_ns
-     << " min_granularity " << t.min_granularity_ns << " nr_latency " << t.nr_latency << ", task on_rq "
-     << c.on_rq;
-  for (std::size_t i = 0; i < c.levels.size(); ++i) {
-    os << "; level " << i << ": weight " << c.levels[i].weight << " with [";
-    show_siblings(c.levels[i].others, os);
-    os << "]";
-  }
 }
 
 }  // namespace cfsv::properties
+
+namespace cfsv {
+
+void showValue(const SliceCase<uint64_t>& c, std::ostream& os) {
+  os << format_counterexample(slice_case_counterexample(c, {}, trace_slice(c, {})));
+}
+
+}  // namespace cfsv

@@ -11,14 +11,12 @@
 #include <optional>
 #include <vector>
 
+#include "claims/slice_case.h"
 #include "model/arith/calc_delta.h"
 #include "model/arith/slice.h"
 #include "model/tunables.h"
 
 namespace cfsv::properties {
-
-constexpr uint64_t kMinShares = 2;          // MIN_SHARES (kernel/sched/sched.h)
-constexpr uint64_t kMaxShares = 1ull << 18;  // MAX_SHARES
 
 // Uniform in [lo, hi] at every size; shrinks toward lo.
 rc::Gen<uint64_t> gen_uniform(uint64_t lo, uint64_t hi);
@@ -27,13 +25,8 @@ rc::Gen<uint64_t> gen_uniform(uint64_t lo, uint64_t hi);
 rc::Gen<uint64_t> gen_log_uniform(uint64_t lo, uint64_t hi);
 
 rc::Gen<int> gen_nice();  // -20..19; shrinks toward 0
-// The __calc_delta eras: kLoadResolutionV3 (v3.13..v4.6) or kLoadResolutionV5.
-// kLoadResolutionV3_10 (calc_delta_mine) only comes from a claim that pins it.
+// Two __calc_delta eras: v3.13's 32-bit loads or v5.7's 64-bit ones.
 rc::Gen<LoadResolution> gen_load_resolution();
-const char* era_name(LoadResolution r);  // "v3.10", "v3.13", "v5"
-// The inverse weight the era's weighted delta uses for this load
-// (calc_delta_mine divides 2^32, __calc_delta WMULT_CONST).
-uint64_t era_inv_weight(const LoadWeight<uint64_t>& lw, LoadResolution r);
 // A task entity's weight: scale_load(sched_prio_to_weight[nice]).
 rc::Gen<uint64_t> gen_task_weight(LoadResolution r);
 // A group entity's weight as calc_group_shares leaves it: any integer in
@@ -74,48 +67,17 @@ rc::Gen<CalcDeltaCase> gen_calc_delta_table();
 rc::Gen<CalcDeltaCase> gen_calc_delta_defined();
 void showValue(const CalcDeltaCase& c, std::ostream& os);
 
-// Another entity queued on a cfs_rq of the task's path: a task
-// (h_nr_running 1) or a group entity with the tasks queued below it.
-struct Sibling {
-  uint64_t weight = 0;
-  uint64_t h_nr_running = 1;
-};
-// One cfs_rq on the task's path: the path entity (the task at level 0, the
-// group entity owning the level below otherwise) and the others queued there.
-struct PathLevel {
-  uint64_t weight = 0;
-  std::vector<Sibling> others;
-};
-
-// A task and its hierarchy of 1..3 cfs_rqs on one CPU. The chain handed to
-// sched_slice is derived so the counts agree: a cfs_rq's load is the sum of
-// the weights queued on it, a group entity is on_rq iff its cfs_rq has a
-// queued entity, and the rq's h_nr_running counts every queued task.
-struct SliceCase {
-  CpuTunables tunables;
-  LoadResolution r;
-  bool on_rq = true;  // the task's se->on_rq (0: being placed, e.g. at fork)
-  std::vector<PathLevel> levels;
-
-  bool level_on_rq(std::size_t i) const;
-  uint64_t nr_running(std::size_t i = 0) const;  // of the cfs_rq at level i
-  uint64_t rq_h_nr_running() const;
-  std::vector<SliceLevel<uint64_t>> chain() const;
-};
-// era: the load resolution to use, or both eras when unset; sysctl_writes:
-// as for gen_tunables.
-rc::Gen<SliceCase> gen_slice_case(std::optional<LoadResolution> era = std::nullopt, bool sysctl_writes = true);
-// The same, with 0..1023 other tasks of the task's weight on its own cfs_rq
-// (n equal-weight tasks, n = nr_running + !on_rq).
-rc::Gen<SliceCase> gen_equal_weights_case(std::optional<LoadResolution> era = std::nullopt, bool sysctl_writes = true);
-// The proofs engine's domain for the flat-equal-weights claims
-// (proofs/prove.cpp): depth 1, seed 003's 4-CPU boot tunables (latency
-// 18 ms, min_granularity 2.25 ms, nr_latency 8), the era r, a task of any
-// nice level, on_rq either way, n = 1..max_n tasks of its weight on its
-// cfs_rq (n = nr_running + !on_rq).
-rc::Gen<SliceCase> gen_equal_weights_proof_case(LoadResolution r, uint64_t max_n);
-void showValue(const SliceCase& c, std::ostream& os);
-// "weight" per sibling, "weightxTASKS" for a group, runs as "w (N times)".
-void show_siblings(const std::vector<Sibling>& others, std::ostream& os);
+// A task and its path of cfs_rqs (claims/slice_case.h) on a wider domain
+// than any claim's, for the exploratory properties: decoded by RcReader from
+// depth 1..3, up to 4096 tasks, in `era` (else v3.13 or v5.7), then on a
+// machine from gen_tunables(sysctl_writes). `weights` as in a claim's domain.
+using SliceCase = cfsv::SliceCase<uint64_t>;
+rc::Gen<SliceCase> gen_slice_case(std::optional<Era> era = std::nullopt, bool sysctl_writes = true,
+                                  Weights weights = Weights::any);
 
 }  // namespace cfsv::properties
+
+namespace cfsv {
+// RapidCheck prints a failing case with this (found by ADL on cfsv::SliceCase).
+void showValue(const SliceCase<uint64_t>& c, std::ostream& os);
+}  // namespace cfsv

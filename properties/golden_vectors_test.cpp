@@ -45,7 +45,7 @@ TEST(WeightTables, WeightsAreAboutOnePointTwoFiveApartAndNice0Is1024) {
 TEST(CalcDeltaFair, MatchesTheKernelsGoldenValuesForOneMillisecond) {
   const std::array<std::pair<int, uint64_t>, 5> golden = {
       {{-20, 11536}, {-1, 801879}, {1, 1248780}, {5, 3056716}, {19, 68266666}}};
-  for (LoadResolution r : {kLoadResolutionV3, kLoadResolutionV5}) {
+  for (LoadResolution r : {kLoadResolutionV3_13, kLoadResolutionV5_7}) {
     for (auto [nice, want] : golden) {
       const LoadWeight<uint64_t> se{scale_load<uint64_t>(nice_to_weight(nice), r), nice_to_wmult(nice)};
       EXPECT_EQ(calc_delta_fair<uint64_t>(1'000'000, se, r), want) << "nice " << nice;
@@ -70,11 +70,11 @@ TEST(CalcDeltaMine, SplitsTheProductInTwoRoundedShiftsWhenItWouldOverflow) {
   const LoadResolution r = kLoadResolutionV3_10;
   EXPECT_EQ(calc_delta_mine<uint64_t>(45'000'000, 1024, {20 * 1024, 0}, r), 2'249'998u);
   EXPECT_EQ(calc_delta_mine<uint64_t>(20'250'000, 1024, {9 * 1024, 0}, r), 2'249'994u);
-  EXPECT_EQ(calc_delta<uint64_t>(20'250'000, 1024, {9 * 1024, 0}, kLoadResolutionV3), 2'249'996u);
+  EXPECT_EQ(calc_delta<uint64_t>(20'250'000, 1024, {9 * 1024, 0}, kLoadResolutionV3_13), 2'249'996u);
 }
 
 TEST(CalcDeltaFair, ReturnsDeltaUnchangedForNice0WhereALazyInverseWouldRoundDown) {
-  const LoadResolution r = kLoadResolutionV5;
+  const LoadResolution r = kLoadResolutionV5_7;
   const uint64_t w = nice_0_load<uint64_t>(r);
   const LoadWeight<uint64_t> task{w, nice_to_wmult(0)}, lazy{w, 0};  // lazy: WMULT_CONST / 1024
   EXPECT_EQ(calc_delta_fair<uint64_t>(1'000'000, task, r), 1'000'000u);
@@ -106,7 +106,7 @@ SliceTunables<uint64_t> slice_tunables(const Tunables& t) {
 
 TEST(SchedSlice, NineNice0TasksGetFourNanosecondsLessThanMinGranularity) {
   const Tunables t = Tunables{}.for_cpus(4);
-  const LoadResolution r = kLoadResolutionV5;
+  const LoadResolution r = kLoadResolutionV5_7;
   const uint64_t w = nice_0_load<uint64_t>(r);
   const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, 9 * w, 1}}};
   EXPECT_EQ(sched_slice<uint64_t>(chain, 9, 9, slice_tunables(t), {}, r), 2'249'996u);
@@ -114,7 +114,7 @@ TEST(SchedSlice, NineNice0TasksGetFourNanosecondsLessThanMinGranularity) {
 
 TEST(SchedSlice, Nice0AndNice1OnEightCpusSplitThe24msPeriod) {
   const Tunables t = Tunables{}.for_cpus(8);
-  const LoadResolution r = kLoadResolutionV5;
+  const LoadResolution r = kLoadResolutionV5_7;
   const uint64_t w0 = scale_load<uint64_t>(nice_to_weight(0), r), w1 = scale_load<uint64_t>(nice_to_weight(1), r);
   const std::array<SliceLevel<uint64_t>, 1> c0 = {{{w0, w0 + w1, 1}}}, c1 = {{{w1, w0 + w1, 1}}};
   EXPECT_EQ(sched_slice<uint64_t>(c0, 2, 2, slice_tunables(t), {}, r), 13'327'543u);
@@ -124,7 +124,7 @@ TEST(SchedSlice, Nice0AndNice1OnEightCpusSplitThe24msPeriod) {
 TEST(SchedSlice, SeedThreesShapeIsAQuarterOfMinGranularityWhenHierarchical) {
   // 4 equal groups x 20 nice-0 tasks, all on one CPU of a 4-CPU machine.
   const Tunables t = Tunables{}.for_cpus(4);
-  for (LoadResolution r : {kLoadResolutionV3_10, kLoadResolutionV3, kLoadResolutionV5}) {
+  for (LoadResolution r : {kLoadResolutionV3_10, kLoadResolutionV3_13, kLoadResolutionV5_7}) {
     const uint64_t w = nice_0_load<uint64_t>(r);
     const std::array<SliceLevel<uint64_t>, 2> chain = {{{w, 20 * w, 1}, {w, 4 * w, 1}}};
     const uint64_t hier = sched_slice<uint64_t>(chain, 20, 80, slice_tunables(t), {}, r);
@@ -167,8 +167,8 @@ TEST(Features, EveryFeatureNameRoundTripsAndProfilesDifferWhereTheKernelChanged)
   EXPECT_TRUE(v310[Feature::calc_delta_mine] && !v44[Feature::calc_delta_mine] && !v515[Feature::calc_delta_mine]);
   EXPECT_TRUE(!v44[Feature::alt_period] && v515[Feature::alt_period] && v515[Feature::base_slice]);
   EXPECT_EQ(v310.load_resolution(), kLoadResolutionV3_10);
-  EXPECT_EQ(v44.load_resolution(), kLoadResolutionV3);
-  EXPECT_EQ(v515.load_resolution(), kLoadResolutionV5);
+  EXPECT_EQ(v44.load_resolution(), kLoadResolutionV3_13);
+  EXPECT_EQ(v515.load_resolution(), kLoadResolutionV5_7);
   EXPECT_EQ(&default_profile(), profile_by_name("v5.15"));
 }
 

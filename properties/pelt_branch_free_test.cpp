@@ -74,8 +74,8 @@ template <class V> std::vector<uint64_t> run(uint64_t seed) {
     now += rng.below(8) == 0 ? rng.below(uint64_t{1} << 33) : rng.below(3 << 20);
     const V t(now), on(rng.below(4) != 0), running(value(on) && rng.below(2)), nr(value(on) * (1 + rng.below(8)));
     const V weight((uint64_t{15} + rng.below(88761)) << 10), n(rng.below(2100)), x(rng.next());
-    put(pelt_v5_15::update_load_avg_se<V>(t, se, weight, on, on, running, kLoadResolutionV5));
-    put(pelt_v5_15::update_load_avg_cfs_rq<V>(t, cfs_rq, weight * nr, nr, running, kLoadResolutionV5));
+    put(pelt_v5_15::update_load_avg_se<V>(t, se, weight, on, on, running, kLoadResolutionV5_7));
+    put(pelt_v5_15::update_load_avg_cfs_rq<V>(t, cfs_rq, weight * nr, nr, running, kLoadResolutionV5_7));
     put(pelt_v4_4::update_load_avg<V>(t, v4, on * (weight >> V(10)), running, &runnable_load));
     put(pelt_v3_10::update_entity_runnable_avg<V>(t, v3, on));
     put(pelt_v3_10::update_entity_load_avg_contrib<V>(v3, weight >> V(10), kLoadResolutionV3_10));
@@ -83,7 +83,7 @@ template <class V> std::vector<uint64_t> run(uint64_t seed) {
     put(pelt_v3_10::update_cfs_rq_tg_load_contrib<V>(v3.load_avg_contrib, V(rng.below(1000)), my_q, tg, V(0)));
     put(update_tg_load_avg<V>(se.load_avg + cfs_rq.load_avg, contrib, tg_load_avg, V(rng.below(4) == 0), V(0)));
     put(calc_group_shares<V>(V(1024 << 10), weight * nr, cfs_rq.load_avg, tg_load_avg + cfs_rq.load_avg,
-                             cfs_rq.load_avg, kLoadResolutionV5));
+                             cfs_rq.load_avg, kLoadResolutionV5_7));
     put(calc_cfs_shares<V>(V(1024), weight >> V(10), tg_load_avg + contrib, contrib));
     for (V r : {pelt_v5_15::decay_load(x, n), pelt_v4_4::decay_load(x, n), pelt_v3_10::decay_load(x, n),
                 pelt_v4_4::compute_runnable_contrib(n), pelt_v4_4::compute_runnable_contrib_n32(n),

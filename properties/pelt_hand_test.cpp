@@ -77,7 +77,7 @@ void replay_v5(uint64_t weight, const std::vector<Span>& spans, Check check,
   uint64_t prev = start;
   for (const Span& s : spans) {
     const uint64_t decayed = pelt_v5_15::update_load_avg_se<uint64_t>(
-        s.end, sa, scale_load(weight, kLoadResolutionV5), s.on_rq, s.on_rq, s.running, kLoadResolutionV5);
+        s.end, sa, scale_load(weight, kLoadResolutionV5_7), s.on_rq, s.on_rq, s.running, kLoadResolutionV5_7);
     const uint64_t units = s.end / 1024 - prev / 1024;  // the remainder carries over
     on.advance(units, s.on_rq);
     run.advance(units, s.running);
@@ -175,10 +175,10 @@ TEST(PeltV5_15, LoadAndUtilHalveIn32PeriodsAfterATaskStops) {
 
 TEST(PeltV5_15, ABlockedEntitysUpdateIsTheUpdateOfOneNotOnTheRunqueue) {
   pelt_v5_15::SchedAvg<uint64_t> a;
-  pelt_v5_15::update_load_avg_se<uint64_t>(50 * kMs, a, 1024 << 10, 1, 1, 1, kLoadResolutionV5);
+  pelt_v5_15::update_load_avg_se<uint64_t>(50 * kMs, a, 1024 << 10, 1, 1, 1, kLoadResolutionV5_7);
   pelt_v5_15::SchedAvg<uint64_t> b = a;
-  pelt_v5_15::update_load_avg_se<uint64_t>(60 * kMs, a, 1024 << 10, 0, 0, 0, kLoadResolutionV5);
-  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(60 * kMs, b, 1024 << 10, kLoadResolutionV5);
+  pelt_v5_15::update_load_avg_se<uint64_t>(60 * kMs, a, 1024 << 10, 0, 0, 0, kLoadResolutionV5_7);
+  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(60 * kMs, b, 1024 << 10, kLoadResolutionV5_7);
   EXPECT_EQ(a, b);
   EXPECT_LT(a.load_avg, 1024u);
 }
@@ -193,7 +193,7 @@ TEST(PeltV5_15, UtilAvgCanReach1025) {
   pelt_v5_15::SchedAvg<uint64_t> sa;
   uint64_t util_max = 0, runnable_max = 0, load_max = 0;
   for (uint64_t t = 44 * 1024; t < 3000 * kPeriodNs; t += kPeriodNs) {
-    pelt_v5_15::update_load_avg_se<uint64_t>(t, sa, 1024 << 10, 1, 1, 1, kLoadResolutionV5);
+    pelt_v5_15::update_load_avg_se<uint64_t>(t, sa, 1024 << 10, 1, 1, 1, kLoadResolutionV5_7);
     util_max = std::max(util_max, sa.util_avg);
     runnable_max = std::max(runnable_max, sa.runnable_avg);
     load_max = std::max(load_max, sa.load_avg);
@@ -211,10 +211,10 @@ TEST(PeltV5_15, AStaleAverageRisesAtTheFirstBoundaryAfterTheEntityWentIdle) {
   // floor(25 y) = 24 and load_avg = 88761 * 24 / (46718 + 1023) = 44 > 0.
   pelt_v5_15::SchedAvg<uint64_t> sa;
   const uint64_t w = uint64_t{nice_to_weight(-20)} << 10;
-  EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(25 * 1024, sa, w, 1, 1, 0, kLoadResolutionV5), 0u);
+  EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(25 * 1024, sa, w, 1, 1, 0, kLoadResolutionV5_7), 0u);
   EXPECT_EQ(sa.load_sum, 25u);
   EXPECT_EQ(sa.load_avg, 0u);
-  EXPECT_EQ(pelt_v5_15::update_load_avg_blocked_se<uint64_t>(2047 * 1024, sa, w, kLoadResolutionV5), 1u);
+  EXPECT_EQ(pelt_v5_15::update_load_avg_blocked_se<uint64_t>(2047 * 1024, sa, w, kLoadResolutionV5_7), 1u);
   EXPECT_EQ(sa.load_sum, 24u);
   EXPECT_EQ(sa.period_contrib, 1023u);
   EXPECT_EQ(sa.load_avg, 44u);
@@ -299,7 +299,7 @@ TEST(PeltV4_4, AnUpdateSpanning345PeriodsAddsLoadAvgMaxAndLiftsLoadAvgAboveTheWe
 
   pelt_v5_15::SchedAvg<uint64_t> v5;
   replay_v5(1024, busy, [&](const auto& sa, const IdealPelt&, const IdealPelt&, uint64_t) { v5 = sa; });
-  pelt_v5_15::update_load_avg_se<uint64_t>(later, v5, 1024 << 10, 1, 1, 0, kLoadResolutionV5);
+  pelt_v5_15::update_load_avg_se<uint64_t>(later, v5, 1024 << 10, 1, 1, 0, kLoadResolutionV5_7);
   EXPECT_LE(v5.load_avg, 1024u);
 }
 
@@ -310,7 +310,7 @@ TEST(PeltEras, V4_4DropsTheSubUnitRemainderWhereV5_15CarriesIt) {
   pelt_v5_15::SchedAvg<uint64_t> v5;
   for (uint64_t now : {1536, 3072}) {
     pelt_v4_4::update_load_avg<uint64_t>(now, v4, 1024, 1, nullptr);
-    pelt_v5_15::update_load_avg_se<uint64_t>(now, v5, 1024 << 10, 1, 1, 1, kLoadResolutionV5);
+    pelt_v5_15::update_load_avg_se<uint64_t>(now, v5, 1024 << 10, 1, 1, 1, kLoadResolutionV5_7);
   }
   EXPECT_EQ(v4.period_contrib, 2u);
   EXPECT_EQ(v4.last_update_time, 3072u);
@@ -322,9 +322,9 @@ TEST(PeltEras, V4_4DropsTheSubUnitRemainderWhereV5_15CarriesIt) {
 
 TEST(PeltEras, TimeGoingBackwardsResetsTheClockAndChangesNothingElse) {
   pelt_v5_15::SchedAvg<uint64_t> v5;
-  pelt_v5_15::update_load_avg_se<uint64_t>(10 * kMs, v5, 1024 << 10, 1, 1, 1, kLoadResolutionV5);
+  pelt_v5_15::update_load_avg_se<uint64_t>(10 * kMs, v5, 1024 << 10, 1, 1, 1, kLoadResolutionV5_7);
   pelt_v5_15::SchedAvg<uint64_t> back = v5;
-  EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(5 * kMs, back, 1024 << 10, 1, 1, 1, kLoadResolutionV5), 0u);
+  EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(5 * kMs, back, 1024 << 10, 1, 1, 1, kLoadResolutionV5_7), 0u);
   pelt_v5_15::SchedAvg<uint64_t> want = v5;
   want.last_update_time = 5 * kMs;
   EXPECT_EQ(back, want);
@@ -332,7 +332,7 @@ TEST(PeltEras, TimeGoingBackwardsResetsTheClockAndChangesNothingElse) {
   ASSERT_EQ(v5.last_update_time, 10 * kMs - 640);
   pelt_v5_15::SchedAvg<uint64_t> soon = v5;
   EXPECT_EQ(pelt_v5_15::update_load_avg_se<uint64_t>(v5.last_update_time + 1023, soon, 1024 << 10, 1, 1, 1,
-                                                     kLoadResolutionV5),
+                                                     kLoadResolutionV5_7),
             0u);
   EXPECT_EQ(soon, v5);
 }

@@ -18,7 +18,7 @@ namespace cfsv::properties {
 namespace {
 
 constexpr uint64_t kPeriodNs = 1024 * 1024;
-constexpr LoadResolution kV5 = kLoadResolutionV5;
+constexpr LoadResolution kV5 = kLoadResolutionV5_7;
 
 // One update: time advances by delta_ns (or, one step in 16, goes back by
 // it), the entity is on_rq or not and running or not while it passed; nr is

@@ -11,7 +11,7 @@
 namespace cfsv {
 namespace {
 
-constexpr LoadResolution kV5 = kLoadResolutionV5;
+constexpr LoadResolution kV5 = kLoadResolutionV5_7;
 
 TEST(CalcGroupShares, OneGroupOnTwoCpusWithTwoAndOneNice0Tasks) {
   // tg shares 1024 (scale_load: 1048576). CPU 0 holds two nice-0 tasks

@@ -14,6 +14,10 @@ class SilentListener final : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
+// The counterexample of the last failing run: shrinking ends on a failing
+// run, so after checkProperty it is the shrunk case's.
+thread_local Counterexample tl_last_counterexample;
+
 std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n') c = ' ';
@@ -31,11 +35,19 @@ int max_success(Budget b) {
 }
 
 void refute(const std::string& summary, const std::string& reproducer) {
+  tl_last_counterexample = {};
   throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, summary + "\n" + reproducer);
+}
+
+void refute(const Counterexample& c) {
+  const std::string summary = c.summary, text = format_counterexample(c);
+  tl_last_counterexample = c;
+  throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, summary + "\n" + text);
 }
 
 EngineResult run_property(const rc::detail::Property& property, const CheckConfig& config) {
   const auto start = std::chrono::steady_clock::now();
+  tl_last_counterexample = {};
   rc::detail::TestParams params;
   params.seed = config.seed;
   params.maxSuccess = max_success(config.budget);
@@ -58,13 +70,15 @@ EngineResult run_property(const rc::detail::Property& property, const CheckConfi
     out.detail = std::to_string(success.numSuccess) + " cases";
   } else if (result.match(failure)) {
     out.verdict = Verdict::refuted;
+    out.counterexample = tl_last_counterexample;
     const std::string& d = failure.description;
     const auto nl = d.find('\n');
     out.detail = one_line(d.substr(0, nl));
     if (out.detail.empty() || out.detail.back() == ':') out.detail = one_line(d);  // RC_ASSERT's "file:line:"
     out.reproducer = nl == std::string::npos ? std::string() : d.substr(nl + 1);
     if (!out.reproducer.empty() && out.reproducer.back() != '\n') out.reproducer += '\n';
-    for (const auto& [type, value] : failure.counterExample) out.reproducer += "# " + type + ": " + value + "\n";
+    if (out.counterexample.empty())  // else it says more than RapidCheck's list of drawn values
+      for (const auto& [type, value] : failure.counterExample) out.reproducer += "# " + type + ": " + value + "\n";
     out.reproducer += "# found by RapidCheck with seed " + std::to_string(config.seed) + " after " +
                       std::to_string(failure.numSuccess) + " passing cases, then shrunk\n";
   } else if (result.match(gave_up)) {

@@ -1,12 +1,13 @@
 // Runs a RapidCheck property programmatically, silently and deterministically,
-// and turns its result into an EngineResult (model/claims.h).
+// and turns its result into an EngineResult (claims/verdict.h).
 #pragma once
 #include <rapidcheck.h>
 
 #include <string>
 #include <utility>
 
-#include "model/claims.h"
+#include "claims/counterexample.h"
+#include "claims/verdict.h"
 
 namespace cfsv::properties {
 
@@ -25,6 +26,10 @@ inline CheckConfig smoke_config(uint64_t seed) {
 // lists every intermediate, one per line. run_property() reports them as
 // EngineResult::detail and ::reproducer of the shrunk counterexample.
 [[noreturn]] void refute(const std::string& summary, const std::string& reproducer = {});
+// Fails the current case with a claim's counterexample: its summary, the
+// formatted counterexample as the reproducer, and the data itself as
+// EngineResult::counterexample.
+[[noreturn]] void refute(const Counterexample& c);
 
 // Checks `property` with seed config.seed and max_success(config.budget)
 // cases. Prints nothing (no listener output, RC_PARAMS is not read).

@@ -1,17 +1,35 @@
-// sched_slice in its three variants on generated hierarchies.
+// sched_slice in its three variants on generated hierarchies, and the
+// claims' statements beyond and across their own domains.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "model/equal_weights.h"
-#include "model/tunables.h"
+#include "claims/check.h"
 #include "model/arith/weights.h"
+#include "model/tunables.h"
 #include "properties/arith_properties.h"
 #include "properties/claim_checks.h"
+#include "properties/enumerating_reader.h"
 #include "properties/runner.h"
-#include "properties/slice_trace.h"
 
 namespace cfsv::properties {
 namespace {
+
+const Claim& claim(std::string_view id) {
+  const Claim* c = claim_by_id(id);
+  if (!c) throw std::runtime_error("no claim " + std::string(id));
+  return *c;
+}
+
+// n tasks of one nice level alone on one cfs_rq (the task's, depth 1).
+SliceCase equal_tasks(Era era, const SliceTunables<uint64_t>& t, int nice, uint64_t n, bool on_rq = true) {
+  const uint64_t w = scale_load<uint64_t>(nice_to_weight(nice), resolution_of(era));
+  SliceCase c;
+  c.era = era;
+  c.tunables = t;
+  c.nice_rank = rank_of_nice(nice);
+  c.levels = {{w, on_rq ? 1u : 0u, n - 1, (n - 1) * w, n - 1}};
+  return c;
+}
 
 // 0 <= period - n * slice <= floor(period * (1024 n + 4) / 2^32) + n
 // (up to n * min_granularity above the period with BASE_SLICE).
@@ -28,15 +46,38 @@ RC_GTEST_PROP(SchedSlice, AHeavierEntityNeverGetsAShorterSliceByMoreThanCalcDelt
   for (SliceFeatures f : kSliceVariants) check_heavier_never_shorter_beyond_rounding(c, f);
 }
 
+// The claims' decoder only makes cases a runqueue can have, within the
+// domain's bounds (here a wide one: depth 1..3, 4096 tasks, both eras).
+RC_GTEST_PROP(SliceDomain, EveryDecodedCaseIsOneARunqueueCanHaveWithinTheDomainsBounds, ()) {
+  const SliceCase c = *gen_slice_case(std::nullopt, false);
+  const LoadResolution r = resolution_of(c.era);
+  const uint64_t max_w = scale_load<uint64_t>(kFairMaxShares, r);
+  RC_ASSERT(c.levels.size() >= 1u && c.levels.size() <= 3u);
+  RC_ASSERT(c.rq_h_nr_running() + (c.levels[0].on_rq ? 0u : 1u) <= 4096u);
+  RC_ASSERT(c.levels[0].weight == scale_load<uint64_t>(nice_to_weight(nice_of_rank(c.nice_rank)), r));
+  for (std::size_t i = 0; i < c.levels.size(); ++i) {
+    const SlicePathLevel<uint64_t>& l = c.levels[i];
+    RC_ASSERT(l.on_rq <= 1u);
+    RC_ASSERT(l.others_tasks >= l.others);
+    RC_ASSERT(l.others_weight >= l.others * kFairMinShares && l.others_weight <= l.others * max_w);
+    if (i > 0) {
+      RC_ASSERT(l.weight >= kFairMinShares && l.weight <= max_w);
+      const SlicePathLevel<uint64_t>& below = c.levels[i - 1];
+      RC_ASSERT((l.on_rq == 1) == (below.on_rq == 1 || below.others > 0));  // queued iff its cfs_rq is not empty
+    }
+  }
+}
+
+// The base_slice claim far beyond its domain: 1..64 CPUs, sysctl writes, both eras, 4096 tasks.
 RC_GTEST_PROP(SliceMinGranularity, BaseSliceNeverFallsBelowMinGranularityOnRandomHierarchies, ()) {
-  check_slice_min_granularity(*gen_slice_case(), kBaseSlice);
+  check_claim_on(claim("slice-min-granularity/base_slice"), *gen_slice_case());
 }
 
 TEST(SchedSlice, IsNotStrictlyMonotoneInWeightAloneOnACfsRq) {
   // The exact share is the whole period for any weight; the 32-bit inverse
   // of a heavier load loses more: nice -17 gets 64 ns less than nice -16.
   const SliceTunables<uint64_t> t = slice_tunables(Tunables{});
-  for (LoadResolution r : {kLoadResolutionV3, kLoadResolutionV5}) {
+  for (LoadResolution r : {kLoadResolutionV3_13, kLoadResolutionV5_7}) {
     auto alone = [&](int nice) {
       const uint64_t w = scale_load<uint64_t>(nice_to_weight(nice), r);
       const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, w, 1}}};
@@ -47,11 +88,11 @@ TEST(SchedSlice, IsNotStrictlyMonotoneInWeightAloneOnACfsRq) {
   }
 }
 
-TEST(SchedSlice, InTheV5EraScaleLoadDownLetsAOneUnitHeavierGroupEntityLoseAThird) {
-  // Outside the monotonicity property's domain (weights not multiples of
-  // 1024): a group entity of weight 2048 next to one of 1023 is alone at
-  // v5 resolution (load 3071 >> 10 = 2), while 2049 makes the load 3072 >> 10 = 3.
-  const LoadResolution r = kLoadResolutionV5;
+TEST(SchedSlice, InTheV57EraScaleLoadDownLetsAOneUnitHeavierGroupEntityLoseAThird) {
+  // Weights that are not multiples of 1024: a group entity of weight 2048
+  // next to one of 1023 is alone at v5.7 resolution (load 3071 >> 10 = 2),
+  // while 2049 makes the load 3072 >> 10 = 3.
+  const LoadResolution r = kLoadResolutionV5_7;
   const SliceTunables<uint64_t> t = slice_tunables(Tunables{});
   auto slice = [&](uint64_t w) {
     const std::array<SliceLevel<uint64_t>, 1> chain = {{{w, w + 1023, 1}}};
@@ -62,97 +103,90 @@ TEST(SchedSlice, InTheV5EraScaleLoadDownLetsAOneUnitHeavierGroupEntityLoseAThird
 }
 
 TEST(FlatEqualWeights, TheExactSetClaimNeedsBootTunablesNotASysctlLatencyJustAboveMinGranularity) {
-  // check_claim uses boot tunables (latency = 8 * min_granularity). After
-  // sysctl latency = 1000001 and min_granularity = 1000000 (nr_latency 2), a
-  // lone nice -18 task (n = 1 < 2) gets 13 ns less than min_granularity.
-  SliceCase c;
-  c.tunables = {1, Tunables{}, true};
-  c.tunables.tunables.latency_ns = 1'000'001;
-  c.tunables.tunables.min_granularity_ns = 1'000'000;
-  c.tunables.tunables.recompute_nr_latency();
-  c.r = kLoadResolutionV3;
-  c.levels = {{nice_to_weight(-18), {}}};
-  ASSERT_EQ(c.tunables.tunables.nr_latency, 2u);
+  // The claim's domain has boot tunables (latency = 8 * min_granularity).
+  // After sysctl latency = 1000001 and min_granularity = 1000000
+  // (nr_latency 2), a lone nice -18 task (n = 1 < 2) gets 13 ns less than
+  // min_granularity.
+  Tunables t;
+  t.latency_ns = 1'000'001;
+  t.min_granularity_ns = 1'000'000;
+  t.recompute_nr_latency();
+  ASSERT_EQ(t.nr_latency, 2u);
+  const SliceCase c = equal_tasks(Era::v3_13, slice_tunables(t), -18, 1);
   EXPECT_EQ(trace_slice(c, kFlat).slice, 999'987u);
-  const EngineResult r = run_testable([&] { check_equal_weights_exact_set(c, kFlat); }, smoke_config(1));
+  const EngineResult r = run_testable(
+      [&] { check_claim_on(claim("slice-min-granularity/flat-equal-weights-exact-set"), c); }, smoke_config(1));
   EXPECT_EQ(r.verdict, Verdict::refuted);
-  EXPECT_EQ(run_testable([&] { check_equal_weights_rounding(c, kFlat); }, smoke_config(1)).verdict, Verdict::passed);
+  EXPECT_EQ(
+      run_testable([&] { check_claim_on(claim("slice-min-granularity/flat-equal-weights-rounding"), c); },
+                   smoke_config(1))
+          .verdict,
+      Verdict::passed);
 }
 
-TEST(FlatEqualWeights, BothClaimsAreRefutedUnderV310CalcDeltaMineArithmetic) {
-  // Seed 003 was written against v3.10, whose calc_delta_mine rounds to
-  // nearest with a 2^32 inverse: 29 nice-0 tasks (n >= nr_latency) get
-  // exactly min_granularity, and its two 16-bit shifts lose more than
-  // ceil(n * w * min_granularity / 2^32) for many light tasks.
-  SliceCase c;
-  c.tunables = {1, Tunables{}, false};
-  c.r = kLoadResolutionV3_10;
-  c.levels = {{1024, std::vector<Sibling>(28, {1024, 1})}};
-  EXPECT_EQ(trace_slice(c, kFlat).slice, 750'000u);
-  for (const char* id :
-       {"slice-min-granularity/flat-equal-weights-exact-set", "slice-min-granularity/flat-equal-weights-rounding"}) {
-    const Claim* registered = claim_by_id(id);
-    ASSERT_NE(registered, nullptr) << id;
-    Claim v3_10 = *registered;
-    v3_10.features.set(Feature::calc_delta_mine);
-    CheckConfig config = smoke_config(1);
-    config.budget = Budget::ci;
-    const EngineResult r = check_claim(v3_10, config);
-    EXPECT_EQ(r.verdict, Verdict::refuted) << id << ": " << r.detail;
-    EXPECT_NE(r.reproducer.find("calc_delta_mine"), std::string::npos) << r.reproducer;
-  }
+TEST(FlatEqualWeights, TheRoundingAllowanceTakesItsCalcDeltaMineTermInTheV310Era) {
+  // 9 nice-0 tasks on seed 003's machine: calc_delta_mine gives 2249994 ns,
+  // 6 ns short, past ceil(9 * 1024 * 2250000 / 2^32) = 5; its rounded 16-bit
+  // shifts add ceil(2^15 / (9 * 1024)) = 4.
+  const SliceCase v3_10 = equal_tasks(Era::v3_10, boot_tunables(4), 0, 9);
+  EXPECT_EQ(trace_slice(v3_10, kFlat).slice, 2'249'994u);
+  EXPECT_EQ(rounding_allowance(v3_10), 5u + 4u);
+  SliceCase v5_7 = v3_10;
+  v5_7.era = Era::v5_7;
+  v5_7.levels[0].weight <<= 10;
+  v5_7.levels[0].others_weight <<= 10;
+  EXPECT_EQ(rounding_allowance(v5_7), 5u);
+  EXPECT_EQ(trace_slice(v5_7, kFlat).slice, 2'249'996u);
 }
 
-TEST(FlatEqualWeights, TheV310RowsGetTheirExpectedVerdictsInTheProofsDomainForEverySeed) {
-  // check_claim generates the v3.10 rows in the proofs' domain (4 CPUs, at
-  // most 32 tasks, calc_delta_mine): RapidCheck finds the exact set's
-  // counterexample (n >= nr_latency yet slice == min_granularity) every time.
-  const Claim* exact = claim_by_id("slice-min-granularity/flat-equal-weights-exact-set-v3.10");
-  const Claim* rounding = claim_by_id("slice-min-granularity/flat-equal-weights-rounding-v3.10");
-  ASSERT_NE(exact, nullptr);
-  ASSERT_NE(rounding, nullptr);
+TEST(FlatEqualWeights, TheV310RowsGetTheirExpectedVerdictsForEverySeed) {
+  // RapidCheck finds the exact set's counterexample (n >= nr_latency yet
+  // slice >= min_granularity) in the claim's domain every time.
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    const EngineResult r = check_claim(*exact, smoke_config(seed));
+    const EngineResult r = check_claim(claim("slice-min-granularity/flat-equal-weights-exact-set-v3.10"),
+                                       smoke_config(seed));
     EXPECT_EQ(r.verdict, Verdict::refuted) << seed << ": " << r.detail;
-    EXPECT_NE(r.detail.find("nr_latency 8"), std::string::npos) << r.detail;
-    EXPECT_NE(r.reproducer.find("calc_delta_mine"), std::string::npos) << r.reproducer;
-    EXPECT_EQ(check_claim(*rounding, smoke_config(seed)).verdict, Verdict::passed) << seed;
+    EXPECT_NE(r.detail.find("sched_nr_latency 8"), std::string::npos) << r.detail;
+    EXPECT_NE(r.reproducer.find("era=v3.10"), std::string::npos) << r.reproducer;
+    EXPECT_EQ(check_claim(claim("slice-min-granularity/flat-equal-weights-rounding-v3.10"), smoke_config(seed))
+                  .verdict,
+              Verdict::passed)
+        << seed;
   }
 }
 
-TEST(FlatEqualWeights, TheV310RowsOverTheWholeProofsDomain) {
-  // Every point of the domain (40 nice levels x on_rq x n = 1..32): the
-  // rounding row holds, the exact set fails only where n >= nr_latency and
-  // calc_delta_mine rounds the slice up to min_granularity or past it.
-  std::size_t exact_violations = 0;
-  for (int nice = kNiceMin; nice <= kNiceMax; ++nice)
-    for (bool on_rq : {false, true})
-      for (uint64_t n = 1; n <= 32; ++n) {
-        SliceCase c;
-        c.tunables = {4, Tunables{}.for_cpus(4), false};
-        c.r = kLoadResolutionV3_10;
-        c.on_rq = on_rq;
-        const uint64_t w = nice_to_weight(nice);
-        c.levels = {{w, std::vector<Sibling>(n - 1, Sibling{w, 1})}};
-        const uint64_t slice = trace_slice(c, kFlat).slice;
-        ASSERT_TRUE(equal_weights_rounding_holds(slice, n, w, 2'250'000, true)) << nice << " " << on_rq << " " << n;
-        if (!equal_weights_exact_set_holds(slice, n, 2'250'000, 8)) {
-          ++exact_violations;
-          EXPECT_GE(n, 8u);  // slice >= min_granularity where the period is n * min_granularity
-          EXPECT_GE(slice, 2'250'000u);
-        }
-      }
-  EXPECT_GT(exact_violations, 0u);
+TEST(FlatEqualWeights, EveryCaseOfTheEqualWeightClaimsDomainsGetsTheClaimsVerdict) {
+  // The whole ci domain, case by case through the claims' own decoder
+  // (40 nice levels x on_rq x n = 1..32): every row expected to hold holds
+  // on every case; the v3.10 exact set fails only where n >= nr_latency
+  // and calc_delta_mine rounds the slice up to min_granularity or past it.
+  for (const Claim& c : all_claims()) {
+    if (c.domain.weights != Weights::equal_on_task_rq) continue;
+    std::size_t cases = 0, violations = 0;
+    for_each_slice_case(c.domain, Budget::ci, [&](const SliceCase& k) {
+      ++cases;
+      if (!check_slice_case(c, k)) return;
+      ++violations;
+      EXPECT_GE(k.n(), k.tunables.nr_latency) << c.id;
+      EXPECT_GE(trace_slice(k, kFlat).slice, k.tunables.min_granularity) << c.id;
+    });
+    EXPECT_EQ(cases, 40u * 2u * 32u) << c.id;
+    if (c.expect == Expect::holds) {
+      EXPECT_EQ(violations, 0u) << c.id;
+    } else {
+      EXPECT_GT(violations, 0u) << c.id;
+    }
+  }
 }
 
-TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnRandomHierarchies) {
+TEST(SliceMinGranularity, HierarchicalAndFlatAreRefutedOnTheirDomains) {
   for (const char* id : {"slice-min-granularity/hierarchical", "slice-min-granularity/flat"}) {
-    const Claim* claim = claim_by_id(id);
-    ASSERT_NE(claim, nullptr) << id;
-    const EngineResult r = check_claim(*claim, smoke_config(1));
+    const EngineResult r = check_claim(claim(id), smoke_config(1));
     EXPECT_EQ(r.verdict, Verdict::refuted) << id << ": " << r.detail;
-    EXPECT_NE(r.reproducer.find("period = __sched_period("), std::string::npos) << r.reproducer;
-    EXPECT_NE(r.reproducer.find("min_granularity = "), std::string::npos) << r.reproducer;
+    EXPECT_NE(r.reproducer.find("period="), std::string::npos) << r.reproducer;
+    EXPECT_NE(r.reproducer.find("level 0 (task): weight="), std::string::npos) << r.reproducer;
+    EXPECT_EQ(r.counterexample.claim, id);
+    EXPECT_EQ(r.detail, r.counterexample.summary);
   }
 }
 
@@ -163,26 +197,30 @@ TEST(SliceMinGranularity, RapidCheckFindsHierarchiesWhereOnlyTheUpperLevelsPushT
       [] {
         const SliceCase c = *gen_slice_case(std::nullopt, false);
         const SliceTrace flat = trace_slice(c, kFlat), hier = trace_slice(c, kHierarchical);
-        if (flat.slice >= flat.min_granularity && hier.slice < hier.min_granularity)
-          refute(summary(c, hier), reproducer(c, hier));
+        if (flat.slice >= c.tunables.min_granularity && hier.slice < c.tunables.min_granularity)
+          refute("flat " + std::to_string(flat.slice) + " ns, hierarchical " + std::to_string(hier.slice) + " ns",
+                 format_counterexample(slice_case_counterexample(c, kHierarchical, hier)));
       },
       smoke_config(1));
   EXPECT_EQ(r.verdict, Verdict::refuted) << r.detail;
-  EXPECT_NE(r.detail.find("level 1"), std::string::npos) << r.detail;
+  EXPECT_NE(r.reproducer.find("level 1 (group)"), std::string::npos) << r.reproducer;
 }
 
 TEST(SliceMinGranularity, TheSeed003ShapeIsACounterexampleToTheHierarchicalSlice) {
   // 4 groups x 20 nice-0 tasks on a 4-CPU machine, as the seed patch reports.
   SliceCase c;
-  c.tunables = {4, Tunables{}.for_cpus(4), false};
-  c.r = kLoadResolutionV3;
-  c.levels = {{1024, std::vector<Sibling>(19, {1024, 1})}, {1024, std::vector<Sibling>(3, {1024, 20})}};
+  c.era = Era::v3_13;
+  c.cpus = 4;
+  c.tunables = boot_tunables(4);
+  c.levels = {{1024, 1, 19, 19 * 1024, 19}, {1024, 1, 3, 3 * 1024, 60}};
   const SliceTrace t = trace_slice(c, kHierarchical);
   EXPECT_EQ(t.period, 45'000'000u);
   EXPECT_EQ(t.levels[0].slice, 2'249'997u);
   EXPECT_EQ(t.slice, 562'498u);
   EXPECT_EQ(trace_slice(c, kBaseSlice).period, 180'000'000u);  // ALT_PERIOD: 80 tasks on the rq
   EXPECT_EQ(trace_slice(c, kBaseSlice).slice, 2'250'000u);
+  EXPECT_TRUE(check_slice_case(claim("slice-min-granularity/hierarchical"), c));
+  EXPECT_FALSE(check_slice_case(claim("slice-min-granularity/base_slice"), c));
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/claims.h"
+#include "claims/claim.h"
 
 namespace cfsv::cli {
 namespace {

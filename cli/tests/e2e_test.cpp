@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/tests/run.h"
-#include "model/claims.h"
+#include "claims/claim.h"
 #include "model/invariants.h"
 
 namespace cfsv::cli {
@@ -54,9 +54,37 @@ TEST(CliE2e, UnknownCommand) {
 
 TEST(CliE2e, UnknownClaim) {
   expect_bad_input({"verify", "--claim", all_claims()[0].id.data(), "--claim", "no-such-claim"},
-                   "cfsv verify: unknown claim 'no-such-claim' (see cfsv claims)");
+                   "cfsv verify: unknown claim or family 'no-such-claim' (see cfsv claims)");
   // Flags without a command are verify's.
-  expect_bad_input({"--claim=no-such-claim"}, "cfsv verify: unknown claim 'no-such-claim' (see cfsv claims)");
+  expect_bad_input({"--claim=no-such-claim"},
+                   "cfsv verify: unknown claim or family 'no-such-claim' (see cfsv claims)");
+  // A family is a whole id's first part, not any prefix of it.
+  expect_bad_input({"verify", "--claim", "slice-min"},
+                   "cfsv verify: unknown claim or family 'slice-min' (see cfsv claims)");
+  expect_bad_input({"claims", "calc-delta/nope"}, "cfsv claims: unknown claim or family 'calc-delta/nope'");
+}
+
+TEST(CliE2e, AFamilySelectsEveryClaimOfItInRegistryOrder) {
+  std::string family;
+  for (const Claim& c : all_claims())
+    if (c.family() == "slice-min-granularity") family += std::string(c.id) + "\n";
+  ASSERT_GE(std::count(family.begin(), family.end(), '\n'), 2);
+  for (const char* selector : {"slice-min-granularity", "slice-min-granularity/"}) {
+    const Output r = cfsv({"claims", selector, "--json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::string ids;
+    constexpr std::string_view kId = "\"id\": \"";
+    for (std::size_t at = r.out.find(kId); at != std::string::npos; at = r.out.find(kId, at + 1)) {
+      const std::size_t from = at + kId.size();
+      ids += r.out.substr(from, r.out.find('"', from) - from) + "\n";
+    }
+    EXPECT_EQ(ids, family) << selector;
+  }
+  // verify --claim takes a family too; an id and its family together check it once.
+  const Output r = cfsv({"verify", "--engine=properties", "--budget=smoke", "--claim", "calc-delta", "--claim",
+                         "calc-delta/loop-equals-fls"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(r.out.ends_with("\n1 claims, 1 engine verdicts, 0 disagree\n")) << r.out;
 }
 
 TEST(CliE2e, HelpAndVersion) {
@@ -89,6 +117,8 @@ TEST(CliE2e, ClaimsTable) {
     const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
     const std::string features = c.features.to_string();
     EXPECT_NE(line.find(features.empty() ? "(none)" : features), std::string::npos) << line;
+    EXPECT_NE(line.find(to_string(c.kind)), std::string::npos) << line;
+    EXPECT_NE(line.find(era_name(c.domain.eras.front())), std::string::npos) << line;
     EXPECT_NE(line.find(c.statement), std::string::npos) << line;
   }
 }
@@ -105,6 +135,9 @@ TEST(CliE2e, ClaimsJson) {
     ids += validate("value", file, {at + "id"}) + "\n";
     EXPECT_EQ(validate("value", file, {at + "expect"}), to_string(c.expect));
     EXPECT_EQ(validate("value", file, {at + "statement"}), c.statement);
+    EXPECT_EQ(validate("value", file, {at + "kind"}), to_string(c.kind));
+    EXPECT_EQ(validate("value", file, {at + "domain.max_tasks.ci"}), std::to_string(c.domain.max_tasks.ci));
+    EXPECT_EQ(validate("value", file, {at + "domain.eras.0"}), era_name(c.domain.eras.front()));
   }
   EXPECT_EQ(ids, all_ids());
 }

@@ -41,6 +41,8 @@ def verify(path):
             assert e["verdict"] in ("proved", "passed", "refuted", "unknown"), e
             assert isinstance(e["detail"], str) and isinstance(e["reproducer"], str), e
             assert isinstance(e["seconds"], (int, float)) and isinstance(e["agrees"], bool), e
+            cx = e["counterexample"]
+            assert cx is None or (isinstance(cx, dict) and isinstance(cx["summary"], str)), e
             disagree += not e["agrees"]
             print(c["id"], name, e["verdict"], str(e["agrees"]).lower())
         assert c["ok"] == all(e["agrees"] for e in c["engines"].values()), c

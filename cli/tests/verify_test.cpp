@@ -16,9 +16,10 @@ namespace {
 using test::validate;
 using test::write_temp;
 
-const Claim kHolds{"fake/holds", "test", FeatureSet{}, "invariant holds", "always true", Expect::holds};
-const Claim kRefuted{"fake/refuted", "test", FeatureSet{Feature::flat_slice}, "invariant holds", "false",
-                     Expect::refuted};
+const Claim kHolds{"fake/holds", "test", "always true", ClaimKind::slice_at_least_min_gran, {}, FeatureSet{},
+                   Shape::none, Expect::holds};
+const Claim kRefuted{"fake/refuted", "test", "false", ClaimKind::slice_at_least_min_gran, {},
+                     FeatureSet{Feature::flat_slice}, Shape::none, Expect::refuted};
 const Claim kClaims[] = {kHolds, kRefuted};
 
 // A fake engine answering from a table keyed by claim id.
@@ -27,7 +28,7 @@ EngineCheck fake(Engine e, std::map<std::string_view, EngineResult> answers) {
 }
 
 EngineResult res(Verdict v, std::string detail = "", std::string reproducer = "", double seconds = 0.25) {
-  return {Engine::properties, v, std::move(detail), std::move(reproducer), seconds};
+  return {Engine::properties, v, std::move(detail), std::move(reproducer), seconds, {}};
 }
 
 // All agree: proved/passed for the holding claim, refuted for the other.
@@ -192,6 +193,23 @@ TEST(Verify, JsonIsValidAndMatches) {
   EXPECT_EQ(validate("value", file, {"claims.1.engines.properties.detail"}), kNasty);
   EXPECT_EQ(validate("value", file, {"claims.1.engines.properties.reproducer"}), "run 1ms\n");
   EXPECT_EQ(validate("value", file, {"claims.0.engines.fuzz.seconds"}), "0.25");
+}
+
+TEST(Verify, JsonCarriesACounterexampleAsDataAndNullWithoutOne) {
+  EngineResult refuted = res(Verdict::refuted, "sched_slice 4922 ns < min_granularity 2250000 ns");
+  refuted.counterexample = {"fake/refuted", refuted.detail, "how", {{"depth", "2"}, {"era", "v5.7"}},
+                            {{{"weight", "1048576"}}, {{"weight", "-3"}}}};
+  const std::vector<EngineCheck> engines = {
+      fake(Engine::proofs, {{"fake/holds", res(Verdict::proved)}, {"fake/refuted", refuted}})};
+  const std::string file = write_temp(".json", json(run_verify(kClaims, engines, CheckConfig{})));
+  validate("verify", file);
+  EXPECT_EQ(validate("value", file, {"claims.0.engines.proofs.counterexample"}), "null");
+  const std::string at = "claims.1.engines.proofs.counterexample.";
+  EXPECT_EQ(validate("value", file, {at + "summary"}), refuted.detail);
+  EXPECT_EQ(validate("value", file, {at + "depth"}), "2");  // a number
+  EXPECT_EQ(validate("value", file, {at + "era"}), "v5.7");
+  EXPECT_EQ(validate("value", file, {at + "levels.0.weight"}), "1048576");
+  EXPECT_EQ(validate("value", file, {at + "levels.1.weight"}), "-3");
 }
 
 TEST(Verify, JunitIsValidWithOneTestcasePerVerdict) {

@@ -1,0 +1,33 @@
+// A claim checked on one concrete case of its domain, for the engines that
+// test (properties/, fuzz/): decode the case from the reader by the claim's
+// kind, run the model, evaluate the statement. The proofs engine states the
+// same decoders and conjectures over Sym (proofs/).
+#pragma once
+#include <optional>
+
+#include "claims/calc_delta_case.h"
+#include "claims/counterexample.h"
+#include "claims/slice_trace.h"
+
+namespace cfsv {
+
+// calc-delta/loop-equals-fls on one call: both forms' results and the inputs.
+Counterexample calc_delta_counterexample(const Claim& claim, const CalcDeltaCase<uint64_t>& c);
+
+// nullopt when the slice claim holds on the case, else its counterexample.
+std::optional<Counterexample> check_slice_case(const Claim& claim, const SliceCase<uint64_t>& c);
+
+// nullopt when the claim holds on the case `r` decodes, else its counterexample.
+template <Reader R>
+  requires std::same_as<typename R::value_type, uint64_t>
+std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
+  if (claim.kind == ClaimKind::calc_delta_loop_equals_fls) {
+    const CalcDeltaCase<uint64_t> c = decode_calc_delta_case(r, claim.domain);
+    const LoadResolution res = resolution_of(c.era);
+    if (calc_delta_loop(c.delta, c.weight, c.lw, res) == calc_delta(c.delta, c.weight, c.lw, res)) return std::nullopt;
+    return calc_delta_counterexample(claim, c);
+  }
+  return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
+}
+
+}  // namespace cfsv

@@ -1,0 +1,111 @@
+#include "claims/claim.h"
+
+#include <algorithm>
+
+#include "claims/slice_case.h"
+
+namespace cfsv {
+
+std::string_view to_string(ClaimKind k) {
+  switch (k) {
+    case ClaimKind::slice_at_least_min_gran: return "slice_at_least_min_gran";
+    case ClaimKind::equal_weights_exact_set: return "equal_weights_exact_set";
+    case ClaimKind::equal_weights_rounding: return "equal_weights_rounding";
+    case ClaimKind::calc_delta_loop_equals_fls: return "calc_delta_loop_equals_fls";
+  }
+  return "?";
+}
+
+std::string_view relation(ClaimKind k) {
+  return k == ClaimKind::calc_delta_loop_equals_fls ? "equal results" : "invariant holds";
+}
+
+std::string_view to_string(Weights w) { return w == Weights::any ? "any" : "equal_on_task_rq"; }
+
+std::string_view to_string(Shape s) {
+  switch (s) {
+    case Shape::none: return "none";
+    case Shape::equal_siblings: return "equal_siblings";
+    case Shape::upper_levels_cut: return "upper_levels_cut";
+  }
+  return "?";
+}
+
+bool is_slice_kind(ClaimKind k) { return k != ClaimKind::calc_delta_loop_equals_fls; }
+
+const Claim* claim_by_id(std::string_view id) {
+  for (const Claim& c : all_claims())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+std::vector<const Claim*> select_claims(std::string_view selector) {
+  if (const Claim* c = claim_by_id(selector)) return {c};
+  if (selector.ends_with('/')) selector.remove_suffix(1);
+  std::vector<const Claim*> out;
+  for (const Claim& c : all_claims())
+    if (!selector.empty() && c.family() == selector) out.push_back(&c);
+  return out;
+}
+
+std::vector<const Claim*> select_claims(std::span<const std::string> selectors, std::string* unknown) {
+  std::vector<const Claim*> named;
+  for (const std::string& s : selectors) {
+    const std::vector<const Claim*> these = select_claims(s);
+    if (these.empty()) {
+      *unknown = s;
+      return {};
+    }
+    named.insert(named.end(), these.begin(), these.end());
+  }
+  std::vector<const Claim*> out;
+  for (const Claim& c : all_claims())
+    if (selectors.empty() || std::find(named.begin(), named.end(), &c) != named.end()) out.push_back(&c);
+  return out;
+}
+
+std::vector<unsigned> distinct_tunables_cpus(const Domain& d) {
+  std::vector<unsigned> out;
+  for (unsigned cpus = d.min_cpus; cpus <= d.max_cpus; ++cpus)
+    if (out.empty() || !(boot_tunables(cpus) == boot_tunables(out.back()))) out.push_back(cpus);
+  return out;
+}
+
+namespace {
+std::string eras_text(const Domain& d) {
+  std::string s = d.eras.size() == 1 ? "era " : "eras ";
+  for (std::size_t i = 0; i < d.eras.size(); ++i)
+    s += (i ? "; " : "") + std::string(era_name(d.eras[i])) + " (" + std::string(era_info(d.eras[i]).what) + ")";
+  return s;
+}
+
+std::string tunables_text(const Domain& d) {
+  std::string s;
+  for (unsigned cpus : distinct_tunables_cpus(d)) {
+    const SliceTunables<uint64_t> t = boot_tunables(cpus);
+    s += (s.empty() ? "" : "; ") + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") + ": latency " +
+         std::to_string(t.latency) + " ns, min_granularity " + std::to_string(t.min_granularity) +
+         " ns, sched_nr_latency " + std::to_string(t.nr_latency);
+  }
+  if (d.max_cpus > d.min_cpus) s = std::to_string(d.min_cpus) + ".." + std::to_string(d.max_cpus) + " CPUs (" + s + ")";
+  return s;
+}
+}  // namespace
+
+std::string describe(const Claim& c, Budget b) {
+  const Domain& d = c.domain;
+  if (!is_slice_kind(c.kind))
+    return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
+           "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(d);
+  std::string s = "depth " + std::to_string(d.min_depth);
+  if (d.max_depth > d.min_depth) s += ".." + std::to_string(d.max_depth);
+  s += d.weights == Weights::equal_on_task_rq ? ", n tasks of one nice level on the task's cfs_rq"
+                                              : ", a task of any nice level";
+  if (d.max_depth > 1 || d.weights == Weights::any)
+    s += ", other entities tasks or groups of weight MIN_SHARES..scale_load(MAX_SHARES)";
+  s += ", at most " + std::to_string(d.max_tasks.at(b)) + " tasks, on_rq either way, " + tunables_text(d) + ", " +
+       eras_text(d);
+  return s;
+}
+
+}  // namespace cfsv

@@ -1,0 +1,94 @@
+// Claims as data. A claim is one record: what it is about, its statement, the
+// kind of conjecture (which check an engine runs), the domain it quantifies
+// over, the features it is checked under and the verdict we expect. Engines
+// dispatch on the kind, never on the id, so a new claim of an existing kind is
+// one record in claims/registry.cpp.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "claims/verdict.h"
+#include "model/arith/calc_delta.h"
+#include "model/features.h"
+
+namespace cfsv {
+
+enum class ClaimKind {
+  slice_at_least_min_gran,     // sched_slice >= min_granularity
+  equal_weights_exact_set,     // (sched_slice >= min_granularity) == (n < sched_nr_latency)
+  equal_weights_rounding,      // sched_slice >= min_granularity - ceil(n * w * min_granularity / 2^32),
+                               //   less ceil(2^15 / (n * w)) more in the v3.10 era (calc_delta_mine)
+  calc_delta_loop_equals_fls,  // calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)
+};
+std::string_view to_string(ClaimKind k);
+std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
+bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
+
+// The weights on the task's path a slice claim ranges over.
+enum class Weights {
+  any,               // a task of any nice level; every other entity a task or a group entity of
+                     // any weight calc_group_shares gives, [MIN_SHARES, scale_load(MAX_SHARES)]
+  equal_on_task_rq,  // as `any`, but every other entity on the task's cfs_rq is a task of its nice level
+};
+
+std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
+
+// What a claim quantifies over. Slice claims use every field; calc-delta
+// claims only `eras`.
+struct Domain {
+  unsigned min_depth = 1, max_depth = 3;             // cfs_rq levels on the task's path
+  PerBudget<uint64_t> max_tasks = {1000, 1000, 1000};  // tasks on the rq, the task counted as queued
+  Weights weights = Weights::any;
+  unsigned min_cpus = 4, max_cpus = 4;  // boot tunables (log scaling) of this many CPUs
+  std::vector<Era> eras = {Era::v5_7};  // the arithmetic, each era checked
+  bool operator==(const Domain&) const = default;
+};
+
+// A refutation the proofs engine searches for once it knows the claim is
+// false: still a counterexample of the same conjecture, but a readable one.
+enum class Shape {
+  none,              // the first one Z3 finds
+  equal_siblings,    // a nice-0 task among nice-0 tasks, every level queued with at most 31
+                     // siblings of the path entity's weight
+  upper_levels_cut,  // equal_siblings in groups of nice-0 weight, siblings at every level, depth
+                     // >= 2, the levels above the task at least halving its slice (seed 003's shape)
+};
+
+std::string_view to_string(Shape s);  // "none", "equal_siblings", "upper_levels_cut"
+
+struct Claim {
+  std::string_view id;         // family/variant, e.g. "slice-min-granularity/hierarchical"
+  std::string_view about;      // the seed patch or invariant, e.g. "seed 003 (before)"
+  std::string_view statement;  // the conjecture, one line
+  ClaimKind kind;
+  Domain domain;
+  FeatureSet features;  // the feature set it is checked under (sched_slice's variant)
+  Shape prefer = Shape::none;
+  Expect expect = Expect::holds;
+
+  std::string_view family() const { return id.substr(0, id.find('/')); }
+  bool operator==(const Claim&) const = default;
+};
+
+std::span<const Claim> all_claims();
+const Claim* claim_by_id(std::string_view id);
+// The claims `selector` names: an id, or a family ("slice-min-granularity",
+// also with a trailing '/') for every claim of it. Empty when it names none.
+std::vector<const Claim*> select_claims(std::string_view selector);
+// The claims any of `selectors` names, in registry order, each once; every
+// claim when there is no selector. `unknown` gets the first selector that
+// names none (then the result is empty).
+std::vector<const Claim*> select_claims(std::span<const std::string> selectors, std::string* unknown);
+
+// The CPU counts whose boot tunables differ, the first of each, in
+// [domain.min_cpus, domain.max_cpus]; decoders choose among them.
+std::vector<unsigned> distinct_tunables_cpus(const Domain& d);
+
+// "depth 1..3, a task of any nice level, ..., at most 1000 tasks, 4 CPUs
+// (latency 18000000 ns, ...), era v5.7 (__calc_delta, ...)"
+std::string describe(const Claim& c, Budget b);
+
+}  // namespace cfsv
