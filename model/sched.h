@@ -30,7 +30,7 @@ constexpr int kMaxDepth = 32;     // task groups nest at most this deep (sched_s
 
 // Flags (kernel/sched/sched.h ENQUEUE_* / DEQUEUE_*, WF_FORK).
 constexpr unsigned kEnqueueWakeup = 1, kEnqueueMigrated = 2;
-constexpr unsigned kDequeueSleep = 1;
+constexpr unsigned kDequeueSleep = 1, kDequeueSave = 2, kDequeueMove = 4;
 constexpr unsigned kWfFork = 1;
 
 // Code-shape differences between the kernel eras that are not sched_feats:
@@ -171,6 +171,10 @@ struct Task {
   bool deadline_passed = false;   // runtime=: the deadline passed while it waited
   Nanos wait_start = 0;
   bool waiting = false;
+  // A task acts only while it runs: the sleep and exit ops that named it, and
+  // the spawns it is to fork, while it was not running. They take effect when
+  // it next runs (sim.cpp; docs/model.md).
+  std::vector<Op> deferred;
   TaskStats stats;
 };
 
@@ -241,5 +245,8 @@ inline void resched_curr(Sched& s, CpuId cpu) {
   s.nr_need_resched += !r.need_resched;
   r.need_resched = true;
 }
+// check_preempt_curr (kernel/sched/core.c; core.cpp): whether a task just
+// queued on cpu preempts what runs there.
+void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags);
 
 }  // namespace cfsv
