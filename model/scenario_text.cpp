@@ -377,7 +377,7 @@ class Parser {
     if (toks_.size() == first + 2) {
       const KeyValue kv = key_value(toks_[first + 1]);
       if (kv.key == "shares") {
-        g.shares = number(kv.value, kv.value_col, "shares", kMinShares, kMaxShares);
+        g.shares = number(kv.value, kv.value_col, "shares", kFairMinShares, kFairMaxShares);
       } else if (kv.key == "weight") {
         g.weight = static_cast<uint32_t>(number(kv.value, kv.value_col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
         g.shares = sched_weight_from_cgroup(*g.weight);
@@ -521,7 +521,7 @@ class Parser {
       expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
       op::SetShares ss{group_arg(3, false)};
       if (o == "shares") {
-        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kMinShares, kMaxShares);
+        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kFairMinShares, kFairMaxShares);
       } else {
         ss.weight = static_cast<uint32_t>(
             number(toks_[4].text, toks_[4].col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
