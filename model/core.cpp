@@ -294,8 +294,7 @@ void ttwu_runnable(Sched& s, TaskId task) {
 
 // set_user_nice (kernel/sched/core.c v3.10, v4.4, v5.15): an unchanged nice
 // returns at once; a queued task is dequeued (DEQUEUE_SAVE from v4.4 on),
-// reweighted and enqueued, around put_prev/set_next from v4.9
-// (change_pattern). Then v3.10..v5.4 reschedule when the nice went down, or
+// reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern). Then v3.10..v5.4 reschedule when the nice went down, or
 // went up on the running task; v5.15 calls prio_changed_fair.
 void set_user_nice(Sched& s, TaskId task, int nice) {
   Task& t = s.tasks[task];

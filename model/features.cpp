@@ -24,7 +24,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::shares_on_cfs_rq, "shares_on_cfs_rq", "update_cfs_shares(cfs_rq) reweights the group entity owning it (v3.10..v4.14)", kKeep},
     {F::min_vruntime_skips_dequeued_curr, "min_vruntime_skips_dequeued_curr", "update_min_vruntime ignores a curr no longer on_rq (v4.9+)", kKeep},
     {F::renorm_after_update_curr, "renorm_after_update_curr", "enqueue_entity renormalises a non-curr entity after update_curr (v4.6+)", kKeep},
-    {F::change_pattern, "change_pattern", "set_user_nice/sched_move_task put and set curr around the change (v5.x)", kKeep},
+    {F::change_pattern, "change_pattern", "set_user_nice puts and sets curr around the change; moves and mask changes set it after the enqueue (v5.x)", kKeep},
     {F::sysctl_nr_latency, "sysctl_nr_latency", "a latency/min_granularity sysctl write recomputes sched_nr_latency (up to v5.12)", kKeep},
     {F::dequeue_save_keeps_min_vruntime, "dequeue_save_keeps_min_vruntime", "dequeue_entity with DEQUEUE_SAVE (no DEQUEUE_MOVE) leaves min_vruntime alone (v5.4+; not v4.4)", kVary},
     {F::nice_prio_changed, "nice_prio_changed", "set_user_nice reschedules through prio_changed_fair (v5.15; v3.10..v5.4 use their own rule)", kVary},

@@ -29,7 +29,7 @@ enum class Feature : unsigned {
   shares_on_cfs_rq,           // update_cfs_shares(cfs_rq) reweights the owner (v3.10..v4.14)
   min_vruntime_skips_dequeued_curr,  // update_min_vruntime ignores a dequeued curr (v4.9+)
   renorm_after_update_curr,   // enqueue_entity renormalises after update_curr (v4.6+)
-  change_pattern,             // nice/move do put_prev/set_next around the change (v5.x)
+  change_pattern,             // nice/move/affinity: put_prev, change, enqueue, set_next (v5.x)
   sysctl_nr_latency,          // a latency/min_granularity write recomputes nr_latency (up to v5.12)
   dequeue_save_keeps_min_vruntime,  // dequeue_entity(DEQUEUE_SAVE) skips update_min_vruntime (v5.4+, not v4.4)
   nice_prio_changed,          // set_user_nice reschedules through prio_changed_fair (v5.15, not v5.4)

@@ -51,9 +51,9 @@ struct ModelEra {
   // v4.6+ enqueue_entity renormalises a non-curr entity after update_curr.
   bool renorm_after_update_curr = true;
   // The v5.x "change pattern": set_user_nice does put_prev_task/set_next_task
-  // around the change, and sched_move_task enqueues before set_next_task and
-  // then reschedules. v3.10/v4.4: set_user_nice leaves curr in place, and
-  // sched_move_task sets curr before enqueueing.
+  // around the change, and sched_move_task and do_set_cpus_allowed enqueue
+  // before set_next_task (sched_move_task then reschedules). v3.10/v4.4:
+  // set_user_nice leaves curr in place, the others set curr before enqueueing.
   bool change_pattern_v5 = true;
   // sched_proc_update_handler (sysctl, up to v5.12) recomputes sched_nr_latency
   // on a latency/min_granularity write; v5.13+ debugfs writes do not.
