@@ -32,8 +32,6 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 
 namespace {
 
-bool queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
-
 bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t.allowed.test(cpu.index()); }
 
 // Placement without load balancing: the lowest allowed CPU with the fewest
@@ -123,7 +121,8 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
 // sched_move_task): dequeue_task, put_prev_task, the change, then
 // enqueue_task and set_next_task (change_pattern: v5.x order; v3.10/v4.4 set
 // curr first, then enqueue). put=false leaves a running task as curr.
-template <class Change> void change_queued_task(Sched& s, TaskId task, unsigned dequeue_flags, bool put, Change change) {
+template <class Change>
+void change_queued_task(Sched& s, TaskId task, unsigned dequeue_flags, bool put, Change change) {
   const Task& t = s.tasks[task];
   put = put && s.rq[t.cpu].curr == task;
   dequeue_task_fair(s, t.cpu, task, dequeue_flags);
@@ -294,15 +293,16 @@ void ttwu_runnable(Sched& s, TaskId task) {
 
 // set_user_nice (kernel/sched/core.c v3.10, v4.4, v5.15): an unchanged nice
 // returns at once; a queued task is dequeued (DEQUEUE_SAVE from v4.4 on),
-// reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern). Then v3.10..v5.4 reschedule when the nice went down, or
-// went up on the running task; v5.15 calls prio_changed_fair.
+// reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern).
+// Then v3.10..v5.4 reschedule when the nice went down, or went up on the
+// running task; v5.15 calls prio_changed_fair.
 void set_user_nice(Sched& s, TaskId task, int nice) {
   Task& t = s.tasks[task];
   if (nice == t.nice) return;
   const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
   const int old_nice = t.nice;
   t.nice = nice;
-  if (!queued(t)) {
+  if (!task_on_rq_queued(t)) {
     s.se[t.se].load = lw;
     return;
   }
@@ -323,10 +323,10 @@ void set_user_nice(Sched& s, TaskId task, int nice) {
 void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
   Task& t = s.tasks[task];
   if (cpumask_equal(allowed, t.allowed, s.nr_cpus())) return;
-  if (queued(t) && s.features[Feature::affinity_change_pattern])
+  if (task_on_rq_queued(t) && s.features[Feature::affinity_change_pattern])
     change_queued_task(s, task, kDequeueSave, true, [&] { t.allowed = allowed; });
   t.allowed = allowed;
-  if (!queued(t) || cpu_allowed(t, t.cpu)) return;
+  if (!task_on_rq_queued(t) || cpu_allowed(t, t.cpu)) return;
   move_queued_task(s, task, select_cpu(s, t));
 }
 

@@ -476,7 +476,7 @@ void task_fork_fair(Sched& s, TaskId task, CfsRqId cq) {
 // went up, a waiting one goes through check_preempt_curr.
 void prio_changed_fair(Sched& s, TaskId task, int old_nice) {
   const Task& t = s.tasks[task];
-  if (t.state != TaskState::running && t.state != TaskState::runnable) return;
+  if (!task_on_rq_queued(t)) return;
   if (s.cfs[s.rq[t.cpu].cfs].nr_running == 1) return;
   if (s.rq[t.cpu].curr == task) {
     if (t.nice > old_nice) resched_curr(s, t.cpu);

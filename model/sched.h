@@ -178,6 +178,9 @@ struct Task {
   TaskStats stats;
 };
 
+// task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
+inline bool task_on_rq_queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
+
 // struct rq (kernel/sched/sched.h), the parts the CFS model needs.
 struct Rq {
   CpuId cpu;

@@ -322,7 +322,6 @@ struct Sim::OpHandler {
   // A task acts only while it runs, after the ops that waited for it to run:
   // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
   static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
-  static bool queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
 
   R operator()(const op::Spawn& o) {
     const TaskSpec& spec = o.task;
@@ -360,14 +359,14 @@ struct Sim::OpHandler {
   R operator()(const op::Exit& o) {
     const TaskId t = sim.task_index(o.task);
     if (!t) return sim.reject("exit: no task '" + o.task + "'");
-    if (queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
+    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
     else do_exit(s, t);
     return applied;
   }
   R operator()(const op::Sleep& o) {
     const TaskId t = sim.task_index(o.task);
     if (!t) return sim.reject("sleep: no task '" + o.task + "'");
-    if (queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
+    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
     else if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
     return applied;
   }

@@ -135,7 +135,8 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
       const auto* mv = std::get_if<op::MoveTask>(&op);
       const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);
       RC_ASSERT(!named.empty());
-      if (const TaskId t = d.sim.task_index(named)) RC_ASSERT((sp || mv) && d.sim.tasks()[t].state == TaskState::exited);
+      const TaskId t = d.sim.task_index(named);
+      if (t) RC_ASSERT((sp || mv) && d.sim.tasks()[t].state == TaskState::exited);
       else RC_ASSERT(has_parent(d.scenario(), named));
     }
   }
