@@ -73,7 +73,9 @@ struct OpScope {
     return std::visit(
         Overloaded{
             [&](const op::Spawn& s) {
-              return !has_task(s.task.name) && depth_of(s.task.group) >= 0 && cpus_fit(s.task.cpus);
+              const TaskSpec& t = s.task;  // an empty group is the parent's
+              return !has_task(t.name) && (t.parent.empty() || has_task(t.parent)) &&
+                     (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus);
             },
             [&](const op::Exit& e) { return has_task(e.task); },
             [&](const op::Sleep& s) { return has_task(s.task); },
@@ -233,12 +235,12 @@ template <class Reader> class OpsDecoder {
   std::pair<uint64_t, std::optional<uint32_t>> shares() {
     switch (r_.range(0, 3)) {
       case 0: return {1024, std::nullopt};
-      case 1: return {r_.range(kMinShares, kMaxShares), std::nullopt};
+      case 1: return {r_.range(kFairMinShares, kFairMaxShares), std::nullopt};
       case 2: {
         const auto w = static_cast<uint32_t>(r_.range(kMinCgroupWeight, kMaxCgroupWeight));
         return {sched_weight_from_cgroup(w), w};
       }
-      default: return {r_.range(kMinShares, 100), std::nullopt};
+      default: return {r_.range(kFairMinShares, 100), std::nullopt};
     }
   }
   GroupSpec group() {  // scope_.group_has_room()

@@ -107,7 +107,7 @@ struct KeyValue {
 // A timed op as parsed, with the places its names came from.
 struct PendingOp {
   TimedOp op;
-  SourceLoc time, task, group;  // task/group: line 0 when the op names none
+  SourceLoc time, task, group, parent;  // task/group/parent: line 0 when the op names none
 };
 
 struct CpuUse {
@@ -377,7 +377,7 @@ class Parser {
     if (toks_.size() == first + 2) {
       const KeyValue kv = key_value(toks_[first + 1]);
       if (kv.key == "shares") {
-        g.shares = number(kv.value, kv.value_col, "shares", kMinShares, kMaxShares);
+        g.shares = number(kv.value, kv.value_col, "shares", kFairMinShares, kFairMaxShares);
       } else if (kv.key == "weight") {
         g.weight = static_cast<uint32_t>(number(kv.value, kv.value_col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
         g.shares = sched_weight_from_cgroup(*g.weight);
@@ -405,18 +405,26 @@ class Parser {
       fail(col, "parent group " + quote(parent) + " of " + quote(path) + " does not exist");
   }
 
-  // Task fields from toks_[first] on; at= only when at is given.
+  // Task fields from toks_[first] on; at= only when at is given. With parent=
+  // and no group=, the group is left empty: the parent's, when it forks.
   TaskSpec task_spec(const Token& name_tok, std::size_t first, std::optional<Nanos>* at, SourceLoc& group_loc,
-                     SourceLoc& at_loc) {
+                     SourceLoc& parent_loc, SourceLoc& at_loc) {
     TaskSpec t;
     t.name = name(name_tok, "task");
     group_loc = here(name_tok.col);
+    bool has_group = false;
     const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
     const std::vector<KeyValue> kvs = key_values(first);
     for (const KeyValue& kv : kvs) {
       if (kv.key == "group") {
         t.group = group_path(kv.value, kv.value_col, true);
         group_loc = here(kv.value_col);
+        has_group = true;
+      } else if (kv.key == "parent") {
+        t.parent = name({kv.value, kv.value_col}, "parent task");
+        if (t.parent == t.name) fail(kv.value_col, "task " + quote(t.name) + " cannot be its own parent");
+        parent_loc = here(kv.value_col);
+        if (!has_group) t.group.clear();
       } else if (kv.key == "nice") {
         t.nice = nice_value(kv.value, kv.value_col);
       } else if (kv.key == "cpus") {
@@ -431,7 +439,7 @@ class Parser {
         *at = duration(kv.value, kv.value_col, "at");
         at_loc = here(kv.value_col);
       } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, nice, cpus, run, runtime, sleep" +
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep" +
                              (at ? ", at)" : "; the time is the at time)"));
       }
     }
@@ -453,17 +461,20 @@ class Parser {
   void st_task() {
     expect_some(1, "task NAME key=value ...");
     std::optional<Nanos> at;
-    SourceLoc group_loc, at_loc;
-    TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, at_loc);
+    SourceLoc group_loc, parent_loc, at_loc;
+    TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, parent_loc, at_loc);
     if (at) {
-      pending_.push_back({{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc});
+      pending_.push_back(
+          {{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, parent_loc});
       return;
     }
     if (const auto it = tasks_.find(t.name); it != tasks_.end())
       fail(toks_[1].col, "duplicate task name " + quote(t.name) + " (first at line " + std::to_string(it->second.line) +
                              ")");
-    if (!groups_.count(t.group) && t.group != "/")
+    if (!t.group.empty() && !groups_.count(t.group) && t.group != "/")
       fail_at(group_loc, "unknown group " + quote(t.group) + " (declare it with a group line before this task)");
+    if (!t.parent.empty() && !tasks_.count(t.parent))
+      fail_at(parent_loc, "unknown parent task " + quote(t.parent) + " (declare it with a task line before this one)");
     tasks_[t.name] = here(toks_[1].col);
     s_.tasks.push_back(std::move(t));
   }
@@ -474,7 +485,7 @@ class Parser {
     expect_some(2, "an op after the time");
     const Token& opt = toks_[2];
     const std::string_view o = opt.text;
-    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}};
+    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}};
     auto task_arg = [&](std::size_t i) {
       p.task = here(toks_[i].col);
       return name(toks_[i], "task");
@@ -486,7 +497,7 @@ class Parser {
     if (o == "spawn") {
       expect_some(3, "at <time> spawn NAME key=value ...");
       SourceLoc at_loc;
-      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, at_loc)};
+      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, p.parent, at_loc)};
       p.task = here(toks_[3].col);
     } else if (o == "exit" || o == "sleep" || o == "wake") {
       expect_args(3, 1, "at <time> " + std::string(o) + " TASK");
@@ -510,7 +521,7 @@ class Parser {
       expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
       op::SetShares ss{group_arg(3, false)};
       if (o == "shares") {
-        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kMinShares, kMaxShares);
+        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kFairMinShares, kFairMaxShares);
       } else {
         ss.weight = static_cast<uint32_t>(
             number(toks_[4].text, toks_[4].col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
@@ -560,10 +571,10 @@ class Parser {
     std::map<std::string, SourceLoc> tasks = tasks_, groups = groups_;
     for (const PendingOp& p : pending_) {
       const std::string at_text = " at " + format_duration(p.op.at);
-      auto need_task = [&](const std::string& t) {
+      auto need_task = [&](const std::string& t, const SourceLoc& loc) {
         if (tasks.count(t)) return;
         const auto it = spawn_of.find(t);
-        fail_at(p.task, "task " + quote(t) + " does not exist" + at_text +
+        fail_at(loc, "task " + quote(t) + " does not exist" + at_text +
                             (it != spawn_of.end() ? " (spawned at " + when(it->second) + ")" : ""));
       };
       auto need_group = [&](const std::string& g) {
@@ -579,7 +590,8 @@ class Parser {
               if (const auto it = tasks.find(o.task.name); it != tasks.end())
                 fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
                                     std::to_string(it->second.line) + ")");
-              need_group(o.task.group);
+              if (!o.task.group.empty()) need_group(o.task.group);
+              if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
               tasks[o.task.name] = p.task;
             } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
               if (const auto it = groups.find(o.group.path); it != groups.end())
@@ -596,11 +608,11 @@ class Parser {
             } else if constexpr (std::is_same_v<T, op::SetShares>) {
               need_group(o.group);
             } else if constexpr (std::is_same_v<T, op::MoveTask>) {
-              need_task(o.task);
+              need_task(o.task, p.task);
               need_group(o.group);
             } else if constexpr (std::is_same_v<T, op::Advance>) {
             } else {
-              need_task(o.task);
+              need_task(o.task, p.task);
             }
           },
           p.op.op);
@@ -639,7 +651,9 @@ class Parser {
 };
 
 std::string task_fields(const TaskSpec& t) {
-  std::string s = "group=" + t.group + " nice=" + std::to_string(t.nice);
+  std::string s = t.group.empty() ? "" : "group=" + t.group + " ";
+  if (!t.parent.empty()) s += "parent=" + t.parent + " ";
+  s += "nice=" + std::to_string(t.nice);
   if (t.cpus.any()) s += " cpus=" + format_cpu_list(t.cpus);
   std::visit(
       [&](const auto& b) {

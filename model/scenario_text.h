@@ -1,12 +1,13 @@
-// Scenario files (DESIGN "Scenario files"; docs/scenario-format.md): the
-// parser, the canonical printer and their helpers. print_scenario's output
-// parses back to an equal Scenario, and printing that again gives the same text.
+// Scenario files (docs/scenario-format.md): the parser, the canonical printer
+// and their helpers. print_scenario's output parses back to an equal Scenario,
+// and printing that again gives the same text.
 #pragma once
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "arith/fair_math.h"
 #include "scenario.h"
 
 namespace cfsv {
@@ -45,8 +46,7 @@ std::string format_cpu_list(const CpuMask& cpus);
 
 // Limits the parser enforces (also documented in docs/scenario-format.md).
 constexpr Nanos kMaxScenarioTime = 1'000'000'000'000'000'000ull;  // 1e9 s: times and durations
-constexpr uint64_t kMinShares = 2;                                 // MIN_SHARES
-constexpr uint64_t kMaxShares = 1ull << 18;                        // MAX_SHARES
+// Group shares: kFairMinShares..kFairMaxShares (arith/fair_math.h: MIN_SHARES, MAX_SHARES).
 constexpr uint32_t kMinCgroupWeight = 1, kMaxCgroupWeight = 10000; // CGROUP_WEIGHT_MIN/MAX
 
 }  // namespace cfsv

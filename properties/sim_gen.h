@@ -72,6 +72,10 @@ inline rc::Gen<TaskSpec> gen_task_spec(const SimNames& m, std::string name) {
     t.nice = *properties::gen_nice();
     t.cpus = *gen_affinity(m.nr_cpus);
     t.behaviour = *gen_behaviour();
+    if (!m.tasks.empty() && *properties::gen_uniform(0, 3) == 3) {  // forked by a task, in its group or not
+      t.parent = *gen_pick(m.tasks);
+      if (*properties::gen_uniform(0, 1) == 1) t.group.clear();
+    }
     return t;
   });
 }
@@ -83,7 +87,7 @@ inline rc::Gen<std::pair<uint64_t, std::optional<uint32_t>>> gen_shares() {
       const auto w = static_cast<uint32_t>(*properties::gen_log_uniform(kMinCgroupWeight, kMaxCgroupWeight));
       return std::pair<uint64_t, std::optional<uint32_t>>{sched_weight_from_cgroup(w), w};
     }
-    return std::pair<uint64_t, std::optional<uint32_t>>{*properties::gen_log_uniform(kMinShares, kMaxShares),
+    return std::pair<uint64_t, std::optional<uint32_t>>{*properties::gen_log_uniform(kFairMinShares, kFairMaxShares),
                                                         std::nullopt};
   });
 }

@@ -94,6 +94,25 @@ struct Driver {
   }
 };
 
+// The task an op names ("" for group ops and advance).
+struct NamedTask {
+  std::string operator()(const op::Spawn& o) const { return o.task.name; }
+  std::string operator()(const op::CreateGroup&) const { return ""; }
+  std::string operator()(const op::SetShares&) const { return ""; }
+  std::string operator()(const op::Advance&) const { return ""; }
+  template <class O> std::string operator()(const O& o) const { return o.task; }
+};
+
+// Whether the scenario spawns `child` from a parent: then it exists only once
+// that parent has run to fork it (never, if the parent exited first).
+bool has_parent(const Scenario& sc, const std::string& child) {
+  for (const TaskSpec& t : sc.tasks)
+    if (t.name == child) return !t.parent.empty();
+  for (const TimedOp& o : sc.ops)
+    if (const auto* sp = std::get_if<op::Spawn>(&o.op); sp && sp->task.name == child) return !sp->task.parent.empty();
+  return false;
+}
+
 // One command per kind of Op. Its op is generated from the model when the
 // command is made; shrinking keeps it only while the names it uses exist.
 template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
@@ -108,11 +127,17 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     const ApplyResult r = d.step_at(d.sim.now(), op);
     d.require_ok();
     // Every op the generator makes names live things, except that a task may
-    // have exited by itself (run= without sleep=); only moving it is refused.
+    // have exited by itself (run= without sleep=): only moving it, or a spawn
+    // it should fork, is refused. And a child exists only once its parent has
+    // run to fork it: an op on it before then is refused too.
     if (r == ApplyResult::rejected) {
+      const auto* sp = std::get_if<op::Spawn>(&op);
       const auto* mv = std::get_if<op::MoveTask>(&op);
-      RC_ASSERT(mv != nullptr);
-      RC_ASSERT(d.sim.tasks()[d.sim.task_index(mv->task)].state == TaskState::exited);
+      const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);
+      RC_ASSERT(!named.empty());
+      const TaskId t = d.sim.task_index(named);
+      if (t) RC_ASSERT((sp || mv) && d.sim.tasks()[t].state == TaskState::exited);
+      else RC_ASSERT(has_parent(d.scenario(), named));
     }
   }
   void show(std::ostream& os) const override { os << op_line(op); }
