@@ -34,6 +34,51 @@ void note_wakeup(const Sched& s, EntityId se, EntityId pse, bool preempt) {
                        vdiff, static_cast<int64_t>(gran)});
 }
 
+namespace {
+std::string name_of(const Sched& s, EntityId se) {
+  if (!se) return "(none)";
+  const SchedEntity& e = s.se[se];
+  return e.is_task() ? s.tasks[e.task].name : "group " + s.tg[s.cfs[e.my_q].tg].path;
+}
+std::string vruntime(int64_t above_min) {
+  return "min_vruntime" + std::string(above_min < 0 ? "" : "+") + std::to_string(above_min);
+}
+}  // namespace
+
+std::string to_string(const Sched& s, const Decision& d) {
+  using D = Decision;
+  const std::string where = " on " + s.tg[s.cfs[d.cq].tg].path + ": ";
+  const std::string se = name_of(s, d.se), other = name_of(s, d.other);
+  const std::string a = std::to_string(d.a), b = std::to_string(d.b);
+  switch (d.why) {
+    case D::tick_slice_used:
+      return "tick" + where + se + " resched: delta_exec " + a + " > ideal_runtime " + b + " (its slice)";
+    case D::tick_min_granularity:
+      return "tick" + where + se + " kept: delta_exec " + a + " < min_granularity " + b;
+    case D::tick_vruntime_ahead:
+      return "tick" + where + se + " resched: its vruntime is " + a + " ahead of the leftmost's (" + other +
+             ") > ideal_runtime " + b;
+    case D::tick_kept:
+      return "tick" + where + se + " kept: delta_exec " + a + " <= ideal_runtime " + b + " (its slice)";
+    case D::wakeup_preempt:
+      return "wakeup" + where + se + " preempts " + other + ": vdiff " + a + " > wakeup_gran " + b;
+    case D::wakeup_no_preempt:
+      return "wakeup" + where + se + " does not preempt " + other + ": vdiff " + a + " <= wakeup_gran " + b;
+    case D::wakeup_feature_off:
+      return "wakeup" + where + se + " does not preempt " + other + ": wakeup_preemption off";
+    case D::pick_leftmost: return "pick" + where + se + ", the leftmost (vruntime " + vruntime(d.a) + ")";
+    case D::pick_curr:
+      if (!d.other) return "pick" + where + se + " (curr) kept: nothing else is queued";
+      return "pick" + where + se + " (curr) kept: vruntime " + vruntime(d.a) + " not after the leftmost's " +
+             vruntime(d.b);
+    case D::pick_next_buddy:
+    case D::pick_last_buddy:
+      return "pick" + where + se + ", the " + (d.why == D::pick_next_buddy ? "next" : "last") + " buddy (vruntime " +
+             vruntime(d.a) + ", within wakeup_gran of the leftmost's " + vruntime(d.b) + ")";
+  }
+  return "?";
+}
+
 SinkTee::SinkTee(std::initializer_list<SchedSink*> sinks) {
   for (SchedSink* k : sinks) add(k);
 }

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct Decision {
   int64_t a = 0, b = 0;
   bool resched() const { return why == tick_slice_used || why == tick_vruntime_ahead || why == wakeup_preempt; }
 };
+// One line: "tick on /g0: g0t3 resched: delta_exec 1000000 > ideal_runtime
+// 562499 (its slice)", "pick on /: group /g1, the leftmost (vruntime
+// min_vruntime+0)", ... Names and paths never change, so a decision can be
+// described after the run.
+std::string to_string(const Sched& s, const Decision& d);
 
 // The priority perf shows: 120 + nice for a task, 120 for idle, 0 for the stopper.
 int prio_of(const Sched& s, TaskId who);
