@@ -91,7 +91,8 @@ void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostrea
     const Task& k = s.tasks[f.task];
     std::vector<std::string> row = {k.name};
     if (whole_run)
-      append(row, {std::to_string(k.cpu.v), s.tg[k.group].path, std::to_string(k.nice), std::string(to_string(k.state))});
+      append(row,
+             {std::to_string(k.cpu.v), s.tg[k.group].path, std::to_string(k.nice), std::string(to_string(k.state))});
     append(row, {ms(f.cpu_ns), percent(f.cpu_ns, length), std::to_string(f.switches), std::to_string(f.migrations),
                  ms(f.wait_ns)});
     append(row, latency_cells(f.latency));

@@ -134,8 +134,10 @@ void PerfettoWriter::start(const Sched& s) {
   put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"tasks\"}}");
   for (unsigned c = 0; c < s.nr_cpus(); ++c) {
     const std::string cpu = std::to_string(c);
-    put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + cpu + ",\"args\":{\"name\":\"CPU " + cpu + "\"}}");
-    put("{\"name\":\"CPU " + cpu + "\",\"cat\":\"sched\",\"ph\":\"C\",\"ts\":0.000,\"pid\":0,\"args\":{\"nr_running\":0}}");
+    put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + cpu + ",\"args\":{\"name\":\"CPU " + cpu +
+        "\"}}");
+    put("{\"name\":\"CPU " + cpu +
+        "\",\"cat\":\"sched\",\"ph\":\"C\",\"ts\":0.000,\"pid\":0,\"args\":{\"nr_running\":0}}");
   }
 }
 
@@ -206,7 +208,8 @@ void PerfettoWriter::op(const Sched& s, const Op& o, unsigned line, std::string_
   start(s);
   const std::string result = why.empty() ? "applied" : "rejected: " + std::string(why);
   put("{\"name\":" + json_string(describe(o)) + ",\"cat\":\"op\",\"ph\":\"i\",\"s\":\"g\",\"ts\":" + micros(s.now) +
-      ",\"args\":{\"line\":" + std::to_string(line) + ",\"result\":" + json_string(result) + "}}");
+      ",\"pid\":0,\"tid\":0,\"args\":{\"line\":" + std::to_string(line) + ",\"result\":" + json_string(result) +
+      "}}");
 }
 
 void PerfettoWriter::finish(const Sched& s, Nanos at) {

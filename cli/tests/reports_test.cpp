@@ -17,14 +17,10 @@
 namespace cfsv::cli {
 namespace {
 
+using test::cfsv;
 using test::Output;
 using test::temp_path;
 using test::validate;
-
-Output cfsv(std::vector<std::string> args) {
-  args.insert(args.begin(), CFSV_BIN);
-  return test::run(args);
-}
 
 std::string source(const std::string& rel) { return std::string(CFSV_SOURCE_DIR) + "/" + rel; }
 
@@ -101,8 +97,9 @@ TEST(Reports, LatencyIsWakeupToSwitchInAsThePerfLinesShowIt) {
     const int tasks = std::stoi(validate("value", json, {"counters.forks"}));
     for (int i = 0; i < tasks; ++i) {
       const std::string at = "tasks." + std::to_string(i) + ".";
-      const std::vector<std::string> v = values(json, {at + "name", at + "latency.count", at + "latency.max_ns",
-                                                       at + "latency.avg_ns", at + "latency.p50_ns", at + "latency.p99_ns"});
+      const std::vector<std::string> v =
+          values(json, {at + "name", at + "latency.count", at + "latency.max_ns", at + "latency.avg_ns",
+                        at + "latency.p50_ns", at + "latency.p99_ns"});
       const PerfLatency& w = want.count(v[0]) ? want.at(v[0]) : PerfLatency{};
       EXPECT_EQ(std::stoull(v[1]), w.count) << v[0];
       EXPECT_EQ(std::stoull(v[2]), w.max_us * 1000) << v[0];
@@ -186,7 +183,7 @@ TEST(Reports, PerfAndPerfettoTracesAgree) {
     since = us;
     task = line.find(" next_pid=0 ") == std::string::npos && line.find("next_comm=migration/") == std::string::npos;
   }
-  for (const auto& [cpu, s] : cpu_since) n["stretches"] += s.second && s.first < 100'000;  // running at the end (100 ms)
+  for (const auto& [cpu, s] : cpu_since) n["stretches"] += s.second && s.first < 100'000;  // running at the end
   ASSERT_EQ(cfsv({"run", "--perfetto", trace, scn}).code, 0);
   const std::string json = json_of({"run", "--json", scn});
   std::ostringstream want;
@@ -324,8 +321,8 @@ TEST(Reports, EveryJsonOutputMatchesItsSchema) {
   const std::string seed003 = source("examples/seed003.scn");
   EXPECT_EQ(validate("schema", json_of({"diff", "--json", seed003, "--feature", "flat_slice=on"}), {"diff"}), "ok\n");
   EXPECT_EQ(validate("schema", json_of({"diff", "--json", seed003, "--feature", "next_buddy=off"}), {"diff"}), "ok\n");
-  EXPECT_EQ(validate("schema", json_of({"verify", "--json", "--engine", "properties", "--budget", "smoke"}), {"verify"}),
-            "ok\n");
+  const std::string verify = json_of({"verify", "--json", "--engine", "properties", "--budget", "smoke"});
+  EXPECT_EQ(validate("schema", verify, {"verify"}), "ok\n");
   EXPECT_EQ(validate("schema", json_of({"claims", "--json"}), {"claims"}), "ok\n");
   EXPECT_EQ(validate("schema", json_of({"features", "--json"}), {"features"}), "ok\n");
   // A proof and a refutation (its counterexample has every value of the slice case).
@@ -360,11 +357,11 @@ TEST(Reports, TheSchemaCheckCanFail) {
   EXPECT_TRUE(fails(replaced("\"nr_cpus\": ", "\"cpus\": ")));                    // "cpus" twice, as it was
   // A schema copy whose CPU objects are open, or whose tasks miss a required key.
   const std::string dir = temp_path(".schemas");
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"required\": [\"cpu\", \"idle_ns\", \"busy_ns\", "
-                                                                     "\"stretches\"],",
-                                                                     "\"required\": [\"cpu\", \"idle_ns\", \"busy_ns\"],"},
-                                 {"\"additionalProperties\": false,\n            \"required\": [\"lengths\", \"other\"],",
-                                  "\"required\": [\"lengths\", \"other\"],"}}) {
+  using Edit = std::pair<std::string, std::string>;
+  for (const auto& [from, to] :
+       {Edit{R"("required": ["cpu", "idle_ns", "busy_ns", "stretches"],)", R"("required": ["cpu", "idle_ns", "busy_ns"],)"},
+        Edit{"\"additionalProperties\": false,\n            \"required\": [\"lengths\", \"other\"],",
+             R"("required": ["lengths", "other"],)"}}) {
     std::filesystem::remove_all(dir);
     std::filesystem::copy(source("docs/schemas"), dir);
     std::string schema = test::read_file(dir + "/run.schema.json");
