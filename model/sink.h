@@ -81,7 +81,7 @@ class SchedSink {
 };
 
 // Feeds every event to each of its sinks, in order.
-class SinkTee final : public SchedSink {
+class SinkTee : public SchedSink {
  public:
   SinkTee(std::initializer_list<SchedSink*> sinks = {});
   void add(SchedSink* sink);  // null: ignored
