@@ -286,7 +286,8 @@ int cmd_diff(int argc, char** argv) {
   std::optional<Parting> parting;
   uint64_t matched = 0;
   for (Nanos t = kChunk;; t += kChunk) {
-    const bool done = side[0]->sim.run_to(t) & side[1]->sim.run_to(t);
+    const bool a_done = side[0]->sim.run_to(t), b_done = side[1]->sim.run_to(t);  // both run, always
+    const bool done = a_done && b_done;
     if ((parting = compare(side, &matched)) || done) break;
   }
   for (Side* s : side) {
