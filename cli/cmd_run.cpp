@@ -76,7 +76,7 @@ void print_table(const Sim& sim, const Stats& st, const std::string& file, uint6
   print_tasks(s, whole, true, out);
   out << '\n';
   print_groups(s, whole, out);
-  out << '\n';
+  out << "(a group's CPU time: its tasks' while they were in it or in a group below it)\n\n";
   print_cpus(s, st, now, out);
   if (phases) print_phases(sim, st, out);
   out << '\n';
