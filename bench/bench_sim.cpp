@@ -10,6 +10,10 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,6 +22,8 @@
 #include "model/ops_decoder.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
+#include "model/stats.h"
+#include "model/trace.h"
 
 namespace cfsv {
 namespace {
@@ -31,15 +37,19 @@ struct RandomReader : DeterministicRandom {
 };
 
 
-SimOptions options(uint64_t check_every) { return SimOptions{.check_every = check_every, .record_trace = false}; }
+SimOptions options(uint64_t check_every, SchedSink* sink = nullptr) {
+  return SimOptions{.check_every = check_every, .record_trace = false, .sink = sink};
+}
 
 // Runs `sc` for `sim_time` per iteration (construction not timed) and reports
 // the simulated seconds per wall second (real time: run on an idle machine).
-void run_for(benchmark::State& state, const Scenario& sc, Nanos sim_time, uint64_t check_every) {
+void run_for(benchmark::State& state, const Scenario& sc, Nanos sim_time, uint64_t check_every,
+             const std::function<std::unique_ptr<SchedSink>()>& make_sink = {}) {
   double simulated = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto sim = std::make_unique<Sim>(sc, options(check_every));
+    const std::unique_ptr<SchedSink> sink = make_sink ? make_sink() : nullptr;
+    auto sim = std::make_unique<Sim>(sc, options(check_every, sink.get()));
     state.ResumeTiming();
     sim->run_until(sim_time);
     simulated += double(sim_time) / double(kSecond);
@@ -51,20 +61,49 @@ void run_for(benchmark::State& state, const Scenario& sc, Nanos sim_time, uint64
   state.counters["sim_s_per_wall_s"] = benchmark::Counter(simulated, benchmark::Counter::kIsRate);
 }
 
-// examples/seed003.scn: 4 groups x 20 busy tasks on CPU 3; args: flat_slice, check.
-void BM_SimSeed003(benchmark::State& state) {
+// examples/seed003.scn with flat_slice on or off (nullopt: a parse error, reported).
+std::optional<Scenario> seed003(benchmark::State& state, bool flat_slice) {
   const auto path = std::filesystem::path(__FILE__).parent_path().parent_path() / "examples" / "seed003.scn";
   ParseResult r = load_scenario_file(path.string());
   if (auto* e = std::get_if<ParseError>(&r)) {
     state.SkipWithError(e->to_string().c_str());
-    return;
+    return std::nullopt;
   }
   Scenario sc = std::get<Scenario>(r);
   std::erase_if(sc.feature_overrides, [](const auto& f) { return f.first == Feature::flat_slice; });
-  sc.feature_overrides.emplace_back(Feature::flat_slice, state.range(0) != 0);
-  run_for(state, sc, kSecond, state.range(1));
+  sc.feature_overrides.emplace_back(Feature::flat_slice, flat_slice);
+  return sc;
+}
+
+// examples/seed003.scn: 4 groups x 20 busy tasks on CPU 3; args: flat_slice, check.
+void BM_SimSeed003(benchmark::State& state) {
+  if (const auto sc = seed003(state, state.range(0) != 0)) run_for(state, *sc, kSecond, state.range(1));
 }
 BENCHMARK(BM_SimSeed003)->ArgNames({"flat_slice", "check"})->ArgsProduct({{0, 1}, {0, 1}})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// What cfsv run adds: seed003 (flat_slice off, no checks) with the statistics
+// (sinks 1) or the statistics and both trace writers into a null stream (2).
+void BM_SimSeed003Reports(benchmark::State& state) {
+  struct NullBuf final : std::streambuf {
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+  };
+  struct Reports final : SinkTee {
+    explicit Reports(bool traces) {
+      add(&stats);
+      if (traces) add(&perf), add(&perfetto);
+    }
+    NullBuf buf;
+    std::ostream null{&buf};
+    Stats stats;
+    PerfScriptWriter perf{null, "null"};
+    PerfettoWriter perfetto{null, "null"};
+  };
+  const bool traces = state.range(0) == 2;
+  if (const auto sc = seed003(state, false))
+    run_for(state, *sc, kSecond, 0, [traces] { return std::make_unique<Reports>(traces); });
+}
+BENCHMARK(BM_SimSeed003Reports)->ArgName("sinks")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // 64 CPUs (2 sockets x 16 cores x 2 threads), 1,000 tasks, each run=<0.1..5ms>
 // sleep=<0.1..20ms> from a fixed seed, spread by the model's placement (the

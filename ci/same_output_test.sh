@@ -24,7 +24,7 @@ case \" \$* \" in *' --perf '*) m=--perf ;; *' --json '*) m=--json ;; *) m=table
 if [ \"\$m\" = \"\$mode\" ]; then \"\$real\" \"\$@\" | sed '$3'; exit \${PIPESTATUS[0]}; fi
 exec \"\$real\" \"\$@\""
 }
-edit_mode perf_differs --perf '3s/prev_prio=120/prev_prio=121/'
+edit_mode perf_differs --perf '0,/prev_prio=120/s//prev_prio=121/'
 edit_mode json_differs --json 's/"switches": 13,/"switches": 14,/'
 edit_mode table_differs table '$s/$/ /'
 wrapper exit_differs '"$real" "$@"; rc=$?; [ "$rc" = 0 ] && exit 1; exit $rc'

@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ clang-14 libclang-rt-14-dev pkg-config
       libgtest-dev libgmock-dev librapidcheck-dev libz3-dev z3 libbenchmark-dev
-      python3 python3-yaml)
+      python3 python3-yaml python3-jsonschema)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,57 +1,47 @@
-// cfsv run FILE: simulate a scenario; a per-task table (or JSON), the
-// invariant results, and optionally Chrome trace events or perf-style
-// sched_switch lines.
+// cfsv run FILE: simulate a scenario; per-task, per-group and per-CPU tables
+// (or JSON), optionally split into phases at the timed ops, the invariant
+// results, and optionally Chrome trace events or perf-style lines, streamed
+// as the run goes: memory does not grow with simulated time.
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <memory>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "cli/table.h"
+#include "cli/report.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
+#include "model/stats.h"
 #include "model/trace.h"
 
 namespace cfsv::cli {
 
 namespace {
 
-std::string ms(Nanos ns) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%" PRIu64 ".%03" PRIu64 "ms", ns / 1000000, (ns % 1000000) / 1000);
-  return b;
-}
-
-std::string percent(Nanos part, Nanos whole) {
-  char b[16];
-  std::snprintf(b, sizeof b, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
-  return b;
-}
-
-void print_json(const Sim& sim, std::ostream& out) {
+void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out) {
   JsonWriter j(out);
+  const Sched& s = sim.sched();
   const Nanos now = sim.now();
   j.begin_object();
-  j.field("kernel", sim.scenario().kernel).field("cpus", sim.nr_cpus()).field("duration_ns", now);
-  j.field("features", sim.features().to_string());
-  j.key("tasks").begin_array();
-  for (const TaskId i : sim.tasks().ids()) {
-    const Task& t = sim.tasks()[i];
-    const Nanos cpu = sim.cpu_time(i);
-    j.begin_object().field("name", t.name).field("cpu_time_ns", cpu).field("switches", t.stats.switches);
-    j.field("migrations", t.stats.migrations).field("wait_ns", sim.wait_ns(i));
-    j.field("cpu", t.cpu.v).field("group", sim.groups()[t.group].path).field("nice", t.nice);
-    j.field("state", to_string(t.state)).field("share", now ? double(cpu) / double(now) : 0.0);
-    j.end_object();
+  j.field("kernel", sim.scenario().kernel).field("nr_cpus", sim.nr_cpus()).field("duration_ns", now);
+  j.key("features").begin_array();
+  for (const std::string_view f : feature_names(sim.features())) j.value(f);
+  const Interval whole = st.whole(s, now);
+  j.end_array().key("tasks");
+  tasks_json(j, s, whole, true);
+  j.key("groups");
+  groups_json(j, s, whole);
+  j.key("cpus");
+  cpus_json(j, s, st, now);
+  if (phases) {
+    j.key("phases");
+    phases_json(j, s, st);
   }
-  j.end_array().key("cpus").begin_array();
-  for (const CpuId c : sim.rqs().ids())
-    j.begin_object().field("cpu", c.v).field("idle_ns", sim.idle_ns(c)).field("busy_ns", sim.busy_ns(c)).end_object();
-  j.end_array().key("violations").begin_array();
+  j.key("violations").begin_array();
   for (const Violation& v : sim.checker()->violations())
     j.begin_object().field("invariant", v.invariant).field("step", v.step).field("t_ns", v.t).field("detail", v.detail)
         .end_object();
@@ -74,29 +64,21 @@ void print_json(const Sim& sim, std::ostream& out) {
   out << '\n';
 }
 
-void print_table(const Sim& sim, const std::string& file, uint64_t check_every, std::ostream& out) {
+void print_table(const Sim& sim, const Stats& st, const std::string& file, uint64_t check_every, bool phases,
+                 std::ostream& out) {
+  const Sched& s = sim.sched();
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
       << format_duration(now) << " simulated\n";
   const std::string f = sim.features().to_string();
   out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
-  Table t({"task", "cpu", "group", "nice", "state", "cpu time", "share", "switches", "migrations", "wait"});
-  for (const TaskId i : sim.tasks().ids()) {
-    const Task& k = sim.tasks()[i];
-    const Nanos cpu = sim.cpu_time(i);
-    t.row({k.name, std::to_string(k.cpu.v), sim.groups()[k.group].path, std::to_string(k.nice),
-           std::string(to_string(k.state)), ms(cpu), percent(cpu, now), std::to_string(k.stats.switches),
-           std::to_string(k.stats.migrations), ms(sim.wait_ns(i))});
-  }
-  t.print(out);
+  const Interval whole = st.whole(s, now);
+  print_tasks(s, whole, true, out);
   out << '\n';
-  Table c({"cpu", "busy", "idle", "stretches (most common lengths)"});
-  for (const CpuId i : sim.rqs().ids()) {
-    const auto h = stretch_histogram(sim, i);
-    c.row({std::to_string(i.v), ms(sim.busy_ns(i)), ms(sim.idle_ns(i)),
-           h.empty() ? "-" : format_histogram(h, 4)});
-  }
-  c.print(out);
+  print_groups(s, whole, out);
+  out << "(a group's CPU time: its tasks' while they were in it or in a group below it)\n\n";
+  print_cpus(s, st, now, out);
+  if (phases) print_phases(sim, st, out);
   out << '\n';
   if (sim.counters().ops_rejected)
     out << sim.counters().ops_rejected << " op(s) rejected; the last: " << sim.last_error() << "\n";
@@ -124,61 +106,66 @@ void print_table(const Sim& sim, const std::string& file, uint64_t check_every, 
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
-  bool json = false, perf = false;
+  bool json = false, perf = false, phases = false;
   std::string perfetto;
   std::vector<std::string> files;
   uint64_t check_every = 1;
   std::vector<std::pair<Feature, bool>> features;
   ArgParser p("run", "Simulates a scenario file (docs/scenario-format.md) with the CFS model and prints, per\n"
-                     "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
-                     "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
-                     "invariant held after every op and event (or every Nth: --check-every). Exit 1 if\n"
-                     "an invariant was violated.");
+                     "task, CPU time, share of one CPU, context switches, migrations, wait time and wakeup\n"
+                     "latency; per group, CPU time over membership; per CPU, busy/idle time and the most\n"
+                     "common run-stretch lengths; and whether every invariant held after every op and\n"
+                     "event (or every Nth: --check-every). Traces are written as the run goes. Exit 1 if\n"
+                     "an invariant was violated, 2 on bad input or when an output cannot be written.");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
+  p.flag("phases", &phases, "also split the figures at each `at` op time, one table (or JSON object) per phase");
   p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
-  p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
+  p.flag("perf", &perf,
+         "print sched_switch, sched_wakeup(_new) and sched_migrate_task lines like `perf script` instead of "
+         "the table");
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
-  p.option(
-      "feature",
-      [&](std::string_view v) -> std::string {
-        const std::size_t eq = v.find('=');
-        const std::string_view name = v.substr(0, eq), state = eq == v.npos ? "" : v.substr(eq + 1);
-        const std::optional<Feature> f = feature_by_name(name);
-        if (!f) return "unknown feature '" + std::string(name) + "' (see cfsv features)";
-        if (state != "on" && state != "off") return "'" + std::string(v) + "' is not NAME=on or NAME=off";
-        features.emplace_back(*f, state == "on");
-        return {};
-      },
-      "NAME=on|off", "override a feature after the scenario's own `feature` lines (repeatable)");
+  p.option("feature", feature_override(&features), "NAME=on|off",
+           "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
 
-  ParseResult r = load_scenario_file(files[0]);
-  if (auto* e = std::get_if<ParseError>(&r)) {
-    std::cerr << e->to_string() << '\n';
-    return 2;
-  }
-  Scenario sc = std::get<Scenario>(std::move(r));
-  sc.feature_overrides.insert(sc.feature_overrides.end(), features.begin(), features.end());
-  SimOptions opt;
-  opt.check_every = check_every;
-  Sim sim(sc, opt);
-  sim.run();
+  std::optional<Scenario> sc = load_scenario_or_report(files[0]);
+  if (!sc) return 2;
+  sc->feature_overrides.insert(sc->feature_overrides.end(), features.begin(), features.end());
 
+  std::ofstream perfetto_file;
   if (!perfetto.empty()) {
-    std::ofstream f(perfetto, std::ios::binary);
-    if (!f) return p.error("cannot write '" + perfetto + "'");
-    write_perfetto_json(sim, f);
-    if (!f.flush()) return p.error("cannot write '" + perfetto + "'");
+    perfetto_file.open(perfetto, std::ios::binary);
+    if (!perfetto_file) return p.error("cannot write '" + perfetto + "'");
   }
-  if (json) print_json(sim, std::cout);
-  else if (perf) std::cout << perf_sched_switch_lines(sim);
-  else print_table(sim, files[0], check_every, std::cout);
-  if (perf && !sim.checker()->ok())
-    for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
-  return sim.checker()->ok() ? 0 : 1;
+  Stats stats;
+  std::unique_ptr<PerfScriptWriter> perf_writer;
+  std::unique_ptr<PerfettoWriter> perfetto_writer;
+  if (perf) perf_writer = std::make_unique<PerfScriptWriter>(std::cout, "stdout");
+  if (!perfetto.empty()) perfetto_writer = std::make_unique<PerfettoWriter>(perfetto_file, "'" + perfetto + "'");
+  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get()};
+  try {
+    Sim sim(*sc, SimOptions{.check_every = check_every, .sink = &sinks});
+    if (phases)
+      for (const Nanos t : phase_starts(*sc)) {
+        sim.run_to(t - 1);
+        stats.close_phase(sim.sched(), std::max(t, sim.now()));
+      }
+    sim.run();
+    if (phases) stats.close_phase(sim.sched(), sim.now());
+    if (perfetto_writer) perfetto_writer->finish(sim.sched(), sim.now());
+    if (perf_writer) perf_writer->finish();
+
+    if (json) print_json(sim, stats, phases, std::cout);
+    else if (!perf) print_table(sim, stats, files[0], check_every, phases, std::cout);
+    if (perf && !sim.checker()->ok())
+      for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
+    return sim.checker()->ok() ? 0 : 1;
+  } catch (const TraceWriteError& e) {
+    return p.error(e.what());
+  }
 }
 
 }  // namespace cfsv::cli

@@ -11,6 +11,7 @@ int cmd_features(int argc, char** argv);
 int cmd_prove(int argc, char** argv);
 int cmd_fuzz(int argc, char** argv);
 int cmd_run(int argc, char** argv);
+int cmd_diff(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
 
 }  // namespace cfsv::cli

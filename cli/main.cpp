@@ -17,6 +17,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"verify", cmd_verify, "every claim through every engine; a table of verdicts (the default)"},
     {"run", cmd_run, "simulate a scenario file"},
+    {"diff", cmd_diff, "run a scenario before and after a feature change; where the schedules part"},
     {"prove", cmd_prove, "prove or refute claims with Z3"},
     {"fuzz", cmd_fuzz, "run a libFuzzer campaign"},
     {"replay", cmd_replay, "re-run a reproducer and say what it shows"},

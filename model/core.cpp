@@ -6,6 +6,7 @@
 
 #include "arith/weights.h"
 #include "fair.h"
+#include "sink.h"
 
 namespace cfsv {
 
@@ -73,7 +74,7 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
 }
 
 // context_switch (kernel/sched/core.c): prev stops, next runs from now; the
-// CPU's busy/idle time, the task states and the trace follow.
+// CPU's busy/idle time and the task states follow (trace_sched_switch).
 void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   Rq& r = s.rq[cpu];
   const Nanos ran = s.now - r.since;
@@ -84,9 +85,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     Task& p = s.tasks[prev];
     if (p.state == TaskState::running) p.state = TaskState::runnable;
     prev_state = p.state;
-    if (s.record_trace && ran > 0) s.trace.stretches.push_back({prev, cpu, r.since, s.now});
   }
-  if (s.record_trace) s.trace.switches.push_back({s.now, cpu, prev, next, prev_state});
+  if (s.sink) s.sink->sched_switch(s, {s.now, cpu, prev, next, prev_state, prio_of(s, prev), prio_of(s, next)});
   r.curr = next;
   r.since = s.now;
   r.stop_gen++;
@@ -108,6 +108,7 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
     context_switch(s, src, task, kStopper);
   }
   dequeue_task_fair(s, src, task, 0);
+  if (s.sink) s.sink->sched_migrate_task(s, task, src, dest);
   set_task_rq(s, task, dest);
   t.stats.migrations++;
   s.counters.migrations++;
@@ -228,6 +229,7 @@ void wake_up_new_task(Sched& s, TaskId task) {
   t.state = TaskState::runnable;
   t.gen++;
   enqueue_task_fair(s, t.cpu, task, 0);
+  if (s.sink) s.sink->sched_wakeup(s, task, true);
   check_preempt_curr(s, t.cpu, task, kWfFork);
 }
 
@@ -274,6 +276,7 @@ void wake_up_task(Sched& s, TaskId task) {
     const CpuId dest = select_cpu(s, t);
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
+    if (s.sink) s.sink->sched_migrate_task(s, task, t.cpu, dest);
     set_task_rq(s, task, dest);
     flags |= kEnqueueMigrated;
     t.stats.migrations++;
@@ -282,6 +285,7 @@ void wake_up_task(Sched& s, TaskId task) {
   t.state = TaskState::runnable;
   enqueue_task_fair(s, t.cpu, task, flags);
   check_preempt_curr(s, t.cpu, task, 0);
+  if (s.sink) s.sink->sched_wakeup(s, task, false);
 }
 
 // try_to_wake_up of a task still queued (kernel/sched/core.c: v3.10/v4.4

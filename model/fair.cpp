@@ -8,6 +8,7 @@
 
 #include "arith/fair_math.h"
 #include "arith/slice.h"
+#include "sink.h"
 
 namespace cfsv {
 
@@ -192,21 +193,25 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
   const SchedEntity& e = s.se[curr];
   const uint64_t delta_exec = e.sum_exec_runtime - e.prev_sum_exec_runtime;
   const CpuId cpu = s.cfs[cq].cpu;
+  const EntityId left = s.cfs[cq].first();
+  const auto note = [&](Decision::Why why, int64_t a, uint64_t b) {
+    note_decision(s, {why, cq, curr, left, a, static_cast<int64_t>(b)});
+  };
   if (delta_exec > ideal_runtime) {
+    note(Decision::tick_slice_used, delta_exec, ideal_runtime);
     resched_curr(s, cpu);
     s.counters.resched_tick++;
     clear_buddies(s, cq, curr);
     return;
   }
-  if (delta_exec < s.tun.min_granularity_ns) return;
-  const EntityId left = s.cfs[cq].first();
-  if (!left) return;
-  const int64_t delta = static_cast<int64_t>(e.vruntime - s.se[left].vruntime);
-  if (delta < 0) return;
-  if (static_cast<uint64_t>(delta) > ideal_runtime) {
-    resched_curr(s, cpu);
-    s.counters.resched_tick++;
-  }
+  if (delta_exec < s.tun.min_granularity_ns)
+    return note(Decision::tick_min_granularity, delta_exec, s.tun.min_granularity_ns);
+  const int64_t delta = left ? static_cast<int64_t>(e.vruntime - s.se[left].vruntime) : 0;
+  if (!left || delta < 0 || static_cast<uint64_t>(delta) <= ideal_runtime)
+    return note(Decision::tick_kept, delta_exec, ideal_runtime);
+  note(Decision::tick_vruntime_ahead, delta, ideal_runtime);
+  resched_curr(s, cpu);
+  s.counters.resched_tick++;
 }
 
 // entity_tick (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(curr)),
@@ -269,6 +274,7 @@ EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   EntityId se = left;
   if (c.next && wakeup_preempt_entity(s, c.next, left) < 1) se = c.next;
   else if (c.last && wakeup_preempt_entity(s, c.last, left) < 1) se = c.last;
+  if (s.sink) note_pick(s, cq, se, left, curr);
   if (!s.features[Feature::clear_buddies_on_set_next]) clear_buddies(s, cq, se);
   return se;
 }
@@ -331,7 +337,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
     else update_cfs_group(s, sei);
   }
-  (void)cpu;
+  note_nr_running(s, cpu);
 }
 
 // dequeue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control):
@@ -359,7 +365,7 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
     else update_cfs_group(s, sei);
   }
-  (void)cpu;
+  note_nr_running(s, cpu);
 }
 
 // task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every level.
@@ -382,7 +388,8 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
     next_buddy_marked = true;
   }
   if (r.need_resched) return;
-  if (!s.features[Feature::wakeup_preemption]) return;
+  if (!s.features[Feature::wakeup_preemption])
+    return note_decision(s, {Decision::wakeup_feature_off, s.se[pse].cfs_rq, pse, se});
   // find_matching_se
   while (s.se[se].depth > s.se[pse].depth) se = s.se[se].parent;
   while (s.se[pse].depth > s.se[se].depth) pse = s.se[pse].parent;
@@ -391,7 +398,9 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
     pse = s.se[pse].parent;
   }
   update_curr(s, s.se[se].cfs_rq);
-  if (wakeup_preempt_entity(s, se, pse) != 1) return;
+  const bool preempt = wakeup_preempt_entity(s, se, pse) == 1;
+  if (s.sink) note_wakeup(s, se, pse, preempt);
+  if (!preempt) return;
   if (!next_buddy_marked) set_next_buddy(s, pse);
   resched_curr(s, cpu);
   s.counters.resched_wakeup++;

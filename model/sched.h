@@ -23,6 +23,8 @@
 
 namespace cfsv {
 
+class SchedSink;
+
 constexpr TaskId kIdle{-1};       // the idle task (swapper/N)
 constexpr TaskId kStopper{-2};    // the migration stopper (migration/N)
 constexpr GroupId kRootGroup{0};  // root_task_group
@@ -193,22 +195,6 @@ struct Rq {
   Nanos idle_ns = 0, busy_ns = 0;
 };
 
-struct Stretch {  // a task ran on cpu during [start, end)
-  TaskId task;
-  CpuId cpu;
-  Nanos start, end;
-};
-struct SwitchEvent {  // sched:sched_switch
-  Nanos t;
-  CpuId cpu;
-  TaskId prev, next;  // a task, kIdle or kStopper
-  TaskState prev_state;
-};
-struct Trace {
-  std::vector<Stretch> stretches;
-  std::vector<SwitchEvent> switches;
-};
-
 struct Counters {
   uint64_t events = 0, ops = 0, ops_rejected = 0;
   uint64_t ticks = 0, schedules = 0, context_switches = 0;
@@ -228,7 +214,7 @@ struct Sched {
   Nanos now = 0;              // rq_clock, the same on every CPU
   unsigned nr_need_resched = 0;  // runqueues whose need_resched is set
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
-  bool record_trace = true;
+  SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
 
   std::pmr::unsynchronized_pool_resource pool;  // timeline nodes
   IdVec<EntityId, SchedEntity> se;
@@ -237,7 +223,6 @@ struct Sched {
   IdVec<TaskId, Task> tasks;
   IdVec<CpuId, Rq> rq;
   Counters counters;
-  Trace trace;
 
   unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
 };

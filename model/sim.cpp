@@ -4,13 +4,16 @@
 #include "sim.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
+#include <stdexcept>
 #include <variant>
 
 #include "arith/weights.h"
 #include "core.h"
 #include "fair.h"
 #include "overloaded.h"
+#include "stats.h"
 
 namespace cfsv {
 
@@ -67,7 +70,9 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   for (const auto& [f, on] : sc_.feature_overrides) s_.features.set(f, on);
   s_.era = ModelEra::from(s_.features);
   s_.res = s_.features.load_resolution();
-  s_.record_trace = opt_.record_trace;
+  if (opt_.record_trace) sinks_.add((recorder_ = std::make_unique<TraceRecorder>()).get());
+  sinks_.add(opt_.sink);
+  s_.sink = sinks_.single_or_this();
   checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
 
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
@@ -86,8 +91,9 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
 
   s_.se.reserve(64 + sc_.tasks.size() + sc_.groups.size() * n);
   s_.tasks.reserve(sc_.tasks.size() + 16);
-  s_.trace.stretches.reserve(1024);
-  s_.trace.switches.reserve(1024);
+  ops_.reserve(sc_.ops.size());
+  for (const TimedOp& o : sc_.ops) ops_.push_back(&o);
+  std::stable_sort(ops_.begin(), ops_.end(), [](const TimedOp* a, const TimedOp* b) { return a->at < b->at; });
 
   for (const GroupSpec& g : sc_.groups) {
     const Op op = op::CreateGroup{g};
@@ -114,31 +120,18 @@ GroupId Sim::group_index(std::string_view path) const {
   return it == group_by_path_.end() ? GroupId{} : it->second;
 }
 
-Nanos Sim::cpu_time(TaskId task) const {
-  const Task& t = s_.tasks[task];
-  const SchedEntity& e = s_.se[t.se];
-  Nanos v = e.sum_exec_runtime;
-  if (t.state == TaskState::running && s_.rq[t.cpu].curr == task && s_.now > e.exec_start) v += s_.now - e.exec_start;
-  return v;
-}
+Nanos Sim::cpu_time(TaskId task) const { return cpu_time_at(s_, task, s_.now); }
+Nanos Sim::wait_ns(TaskId task) const { return wait_at(s_, task, s_.now); }
+Nanos Sim::idle_ns(CpuId cpu) const { return idle_at(s_, cpu, s_.now); }
+Nanos Sim::busy_ns(CpuId cpu) const { return busy_at(s_, cpu, s_.now); }
 
-Nanos Sim::wait_ns(TaskId task) const {
-  const Task& t = s_.tasks[task];
-  return t.stats.wait_ns + (t.waiting ? s_.now - t.wait_start : 0);
-}
-
-Nanos Sim::idle_ns(CpuId cpu) const {
-  const Rq& r = s_.rq[cpu];
-  return r.idle_ns + (r.curr == kIdle ? s_.now - r.since : 0);
-}
-
-Nanos Sim::busy_ns(CpuId cpu) const {
-  const Rq& r = s_.rq[cpu];
-  return r.busy_ns + (r.curr != kIdle ? s_.now - r.since : 0);
+const Trace& Sim::trace() const {
+  if (!recorder_) throw std::logic_error("Sim::trace(): the trace is recorded only with SimOptions::record_trace");
+  return recorder_->trace();
 }
 
 std::vector<Stretch> Sim::stretches_until_now() const {
-  std::vector<Stretch> v = s_.trace.stretches;
+  std::vector<Stretch> v = trace().stretches;
   for (const Rq& r : s_.rq)
     if (r.curr && s_.now > r.since) v.push_back({r.curr, r.cpu, r.since, s_.now});
   return v;
@@ -291,17 +284,23 @@ void Sim::run_until(Nanos t) {
   if (t > s_.now) s_.now = t;
 }
 
-void Sim::run() {
-  std::vector<const TimedOp*> ops;
-  ops.reserve(sc_.ops.size());
-  for (const TimedOp& o : sc_.ops) ops.push_back(&o);
-  std::stable_sort(ops.begin(), ops.end(), [](const TimedOp* a, const TimedOp* b) { return a->at < b->at; });
-  for (const TimedOp* o : ops) {
-    run_until(o->at);
-    apply(o->op);
+bool Sim::run_to(Nanos t) {
+  for (; next_op_ < ops_.size() && ops_[next_op_]->at <= t; ++next_op_) {
+    run_until(ops_[next_op_]->at);
+    apply(ops_[next_op_]->op, ops_[next_op_]->loc.line);
   }
-  run_until(std::max(sc_.duration, s_.now));
+  if (next_op_ == ops_.size() && !end_) end_ = std::max(sc_.duration, s_.now);
+  run_until(end_ ? std::min(t, *end_) : t);
+  return end_ && s_.now >= *end_;
+}
+
+void Sim::finish() {
   if (opt_.check_every > 1 && steps_ % opt_.check_every != 0) checker_->check(s_, Step{"end of run", -1, nullptr});
+}
+
+void Sim::run() {
+  run_to(std::numeric_limits<Nanos>::max());
+  finish();
 }
 
 // ---------------------------------------------------------------------------
@@ -424,6 +423,7 @@ struct Sim::OpHandler {
     const GroupId g = sim.group_index(o.group);
     if (!g) return sim.reject("move " + o.task + ": no group '" + o.group + "'");
     if (s.tasks[t].state == TaskState::exited) return sim.reject("move: task '" + o.task + "' has exited");
+    if (s.sink) s.sink->group_move(s, t, g);
     sched_move_task(s, t, g);
     return applied;
   }
@@ -433,8 +433,9 @@ struct Sim::OpHandler {
   }
 };
 
-ApplyResult Sim::apply(const Op& op) {
+ApplyResult Sim::apply(const Op& op, unsigned line) {
   const ApplyResult r = std::visit(OpHandler{*this}, op);
+  if (s_.sink) s_.sink->op(s_, op, line, r == ApplyResult::applied ? std::string_view() : last_error_);
   if (r == ApplyResult::applied) {
     s_.counters.ops++;
     after_step("op", -1, &op);

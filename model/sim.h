@@ -5,19 +5,23 @@
 // Every state change is an Op (scenario.h) or a simulator event: a tick, the
 // end of a task's CPU-time burst, a wall-clock deadline, a timed wakeup. The
 // invariant checker (invariants.h) runs after each one, or after every Nth
-// (SimOptions::check_every).
+// (SimOptions::check_every). A sink (model/sink.h) is told of every event as
+// it happens.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "invariants.h"
+#include "recorder.h"
 #include "scenario.h"
 #include "sched.h"
+#include "sink.h"
 
 namespace cfsv {
 
@@ -26,8 +30,11 @@ struct SimOptions {
   // after each, 0 never. With N > 1, run() also checks once at its end when
   // its last step was not checked.
   uint64_t check_every = 1;
-  bool record_trace = true;
+  // Keep every stretch and switch in memory (trace(); memory grows with
+  // simulated time). Off: trace() throws.
+  bool record_trace = false;
   std::size_t max_violations = 100;
+  SchedSink* sink = nullptr;  // told of every event, from set-up on; not owned
 };
 
 enum class ApplyResult { applied, rejected };
@@ -41,11 +48,20 @@ class Sim {
 
   // Applies one op at now(); rejected (counted, state unchanged) when it names
   // an unknown task or group or is otherwise impossible; last_error() says why.
-  ApplyResult apply(const Op& op);
+  // `line`: the scenario line it came from (0: none), for the sink.
+  ApplyResult apply(const Op& op, unsigned line = 0);
   // Processes every event at or before t, then sets now() = t.
   void run_until(Nanos t);
-  // The whole scenario: its tasks at time 0, its timed ops, then `run`.
+  // The whole scenario: its tasks at time 0, its timed ops, then `run`;
+  // run_to(forever) and finish().
   void run();
+  // The scenario up to time t, or to its end if that comes first: its timed
+  // ops at or before t (each after the events at or before its time) and the
+  // events. Resumable: run_to(a) then run_to(b) is run_to(b). True once the
+  // run reached its end: `run`'s length, or later when the ops went past it.
+  bool run_to(Nanos t);
+  // The end of a run: the last invariant check when check_every skipped it.
+  void finish();
 
   Nanos now() const { return s_.now; }
   const std::string& last_error() const { return last_error_; }
@@ -63,7 +79,8 @@ class Sim {
   const IdVec<CfsRqId, CfsRq, std::deque<CfsRq>>& cfs_rqs() const { return s_.cfs; }
   const IdVec<GroupId, TaskGroup>& groups() const { return s_.tg; }
   const IdVec<CpuId, Rq>& rqs() const { return s_.rq; }
-  const Trace& trace() const { return s_.trace; }
+  // The recorded trace; throws std::logic_error without SimOptions::record_trace.
+  const Trace& trace() const;
   const Counters& counters() const { return s_.counters; }
   TaskId task_index(std::string_view name) const;     // none when unknown
   GroupId group_index(std::string_view path) const;  // none when unknown
@@ -71,7 +88,7 @@ class Sim {
   Nanos cpu_time(TaskId task) const;
   // Total time the task was runnable but not running, up to now().
   Nanos wait_ns(TaskId task) const;
-  // The recorded stretches plus the ones still running at now().
+  // The recorded stretches plus the ones still running at now() (record_trace).
   std::vector<Stretch> stretches_until_now() const;
   // Idle and busy ns of a CPU up to now().
   Nanos idle_ns(CpuId cpu) const;
@@ -122,6 +139,11 @@ class Sim {
   uint64_t steps_ = 0;  // ops applied and events handled
   std::string last_error_;
   std::unique_ptr<InvariantChecker> checker_;
+  std::unique_ptr<TraceRecorder> recorder_;  // with record_trace
+  SinkTee sinks_;                            // the recorder and SimOptions::sink
+  std::vector<const TimedOp*> ops_;          // the scenario's timed ops in time order
+  std::size_t next_op_ = 0;                  // the first not yet applied
+  std::optional<Nanos> end_;                 // the run's end, known once every op is applied
 };
 
 // A one-line description of an op, for violation reports ("spawn t0", ...).

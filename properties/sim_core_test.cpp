@@ -195,7 +195,7 @@ TEST(SimCore, BurstEndsAtTheExactNanosecond) {
   Scenario sc = basic("v5.15", 1);
   sc.tasks = {task("p", 0, "/", RunPeriodic{1'234'567, Nanos{3 * kMs}})};
   sc.duration = 20 * kMs;
-  Sim sim(sc);
+  Sim sim(sc, SimOptions{.record_trace = true});
   sim.run();
   const auto st = sim.stretches_until_now();
   ASSERT_GE(st.size(), 4u);
@@ -282,11 +282,14 @@ TEST(SimCore, SameScenarioSameTrace) {
             {60 * kMs, op::SetShares{"/a", 4096}, {}}};
   sc.duration = 200 * kMs;
   auto run = [&] {
-    Sim sim(sc);
+    std::ostringstream perf, perfetto;
+    PerfScriptWriter w(perf, "perf");
+    PerfettoWriter p(perfetto, "perfetto");
+    SinkTee sinks{&w, &p};
+    Sim sim(sc, SimOptions{.sink = &sinks});
     sim.run();
-    std::ostringstream p;
-    write_perfetto_json(sim, p);
-    return perf_sched_switch_lines(sim) + p.str();
+    p.finish(sim.sched(), sim.now());
+    return perf.str() + perfetto.str();
   };
   const std::string a = run(), b = run();
   EXPECT_GT(a.size(), 10'000u);
@@ -347,7 +350,7 @@ TEST(SimCore, WakeupPreemption) {
     Scenario sc = basic("v5.15", 1);
     sc.feature_overrides = {{Feature::wakeup_preemption, on}};
     sc.tasks = {task("hog"), task("w", 0, "/", RunPeriodic{100'000, Nanos{20 * kMs}})};
-    Sim sim(sc);
+    Sim sim(sc, SimOptions{.record_trace = true});
     sim.run_until(100 * kMs);
     // w's stretches: its wakeups come 20 ms after each burst ends; with
     // preemption it runs at that very ns (it is placed latency/2 behind the hog).

@@ -34,7 +34,7 @@ Dist cpu3_stretches(const Sim& sim) {
 }
 
 TEST(SimSeed003, HierarchicalSliceSwitchesEveryTick) {
-  Sim sim(simtest::seed003(false));
+  Sim sim(simtest::seed003(false), SimOptions{.record_trace = true});
   sim.run();
   ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
   // The slice the tick uses for a task: 2.25 ms at the group level, times 1/4 above.
@@ -50,7 +50,7 @@ TEST(SimSeed003, HierarchicalSliceSwitchesEveryTick) {
 }
 
 TEST(SimSeed003, FlatSliceSwitchesEveryThreeTicks) {
-  Sim sim(simtest::seed003(true));
+  Sim sim(simtest::seed003(true), SimOptions{.record_trace = true});
   sim.run();
   ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
   const TaskId t0 = sim.task_index("g0t0");
@@ -96,7 +96,7 @@ TEST(SimSeed003, ExampleFileParsesToTheSameExperiment) {
   const Scenario& file = std::get<Scenario>(r);
   EXPECT_EQ(file.tasks, simtest::seed003(false).tasks);
   EXPECT_EQ(file.duration, 1000 * kMs);
-  Sim a(file), b(simtest::seed003(false));
+  Sim a(file, SimOptions{.record_trace = true}), b(simtest::seed003(false), SimOptions{.record_trace = true});
   a.run();
   b.run();
   EXPECT_EQ(perf_sched_switch_lines(a, CpuId(3)), perf_sched_switch_lines(b, CpuId(3)));

@@ -11,14 +11,10 @@
 namespace cfsv::cli {
 namespace {
 
+using test::cfsv;
 using test::Output;
 using test::temp_path;
 using test::validate;
-
-Output cfsv(std::vector<std::string> args) {
-  args.insert(args.begin(), CFSV_BIN);
-  return test::run(args);
-}
 
 std::string all_ids() {
   std::string s;

@@ -45,6 +45,12 @@ inline Output run(const std::vector<std::string>& argv) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
 }
 
+// The built cfsv with `args`.
+inline Output cfsv(std::vector<std::string> args) {
+  args.insert(args.begin(), CFSV_BIN);
+  return run(args);
+}
+
 // validate.py MODE FILE ARGS...; the test fails if python rejects the file.
 inline std::string validate(const std::string& mode, const std::string& file, std::vector<std::string> args = {}) {
   std::vector<std::string> argv = {CFSV_PYTHON, CFSV_VALIDATE, mode, file};

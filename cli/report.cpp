@@ -1,0 +1,195 @@
+#include "cli/report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <ostream>
+
+#include "model/scenario_text.h"
+
+namespace cfsv::cli {
+
+std::string ms(Nanos ns) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%" PRIu64 ".%03" PRIu64 "ms", ns / 1000000, (ns % 1000000) / 1000);
+  return b;
+}
+
+std::string ms(double ns) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.3fms", ns / 1e6);
+  return b;
+}
+
+double share(Nanos part, Nanos whole) { return whole ? double(part) / double(whole) : 0.0; }
+
+std::string percent(Nanos part, Nanos whole) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * share(part, whole));
+  return b;
+}
+
+std::vector<std::string_view> feature_names(const FeatureSet& f) {
+  std::vector<std::string_view> v;
+  for (const FeatureInfo& i : all_features())
+    if (f[i.feature]) v.push_back(i.name);
+  return v;
+}
+
+ArgParser::Handler feature_override(std::vector<std::pair<Feature, bool>>* out) {
+  return [out](std::string_view v) -> std::string {
+    const std::size_t eq = v.find('=');
+    const std::string_view name = v.substr(0, eq), state = eq == v.npos ? "" : v.substr(eq + 1);
+    const std::optional<Feature> f = feature_by_name(name);
+    if (!f) return "unknown feature '" + std::string(name) + "' (see cfsv features)";
+    if (state != "on" && state != "off") return "'" + std::string(v) + "' is not NAME=on or NAME=off";
+    out->emplace_back(*f, state == "on");
+    return {};
+  };
+}
+
+std::optional<Scenario> load_scenario_or_report(const std::string& path) {
+  ParseResult r = load_scenario_file(path);
+  if (auto* e = std::get_if<ParseError>(&r)) {
+    std::cerr << e->to_string() << '\n';
+    return std::nullopt;
+  }
+  return std::get<Scenario>(std::move(r));
+}
+
+std::vector<Nanos> phase_starts(const Scenario& sc) {
+  std::vector<Nanos> v;
+  for (const TimedOp& o : sc.ops)
+    if (o.at) v.push_back(o.at);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+namespace {
+
+std::vector<std::string> latency_cells(const LatencySummary& l) {
+  if (!l.count) return {"0", "-", "-", "-", "-"};
+  return {std::to_string(l.count), ms(l.avg_ns), ms(l.p50_ns), ms(l.p99_ns), ms(l.max_ns)};
+}
+
+void append(std::vector<std::string>& to, std::vector<std::string> more) {
+  to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
+}  // namespace
+
+void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostream& out) {
+  std::vector<std::string> head = {"task"};
+  if (whole_run) append(head, {"cpu", "group", "nice", "state"});
+  append(head, {"cpu time", "share", "switches", "migrations", "wait", "wakeups", "lat avg", "lat p50", "lat p99",
+                "lat max"});
+  Table t(head);
+  const Nanos length = iv.end - iv.start;
+  for (const TaskFigures& f : iv.tasks) {
+    const Task& k = s.tasks[f.task];
+    std::vector<std::string> row = {k.name};
+    if (whole_run)
+      append(row,
+             {std::to_string(k.cpu.v), s.tg[k.group].path, std::to_string(k.nice), std::string(to_string(k.state))});
+    append(row, {ms(f.cpu_ns), percent(f.cpu_ns, length), std::to_string(f.switches), std::to_string(f.migrations),
+                 ms(f.wait_ns)});
+    append(row, latency_cells(f.latency));
+    t.row(std::move(row));
+  }
+  t.print(out);
+}
+
+void print_groups(const Sched& s, const Interval& iv, std::ostream& out) {
+  Table t({"group", "cpu time", "share"});
+  const Nanos length = iv.end - iv.start;
+  for (const GroupFigures& g : iv.groups) t.row({s.tg[g.group].path, ms(g.cpu_ns), percent(g.cpu_ns, length)});
+  t.print(out);
+}
+
+void print_cpus(const Sched& s, const Stats& st, Nanos at, std::ostream& out) {
+  Table c({"cpu", "busy", "idle", "stretches (most common lengths)"});
+  for (const CpuId i : s.rq.ids()) {
+    const StretchHistogram h = st.stretches(s, i, at);
+    c.row({std::to_string(i.v), ms(busy_at(s, i, at)), ms(idle_at(s, i, at)),
+           h.total() ? format_histogram(h.kept(), h.other(), 4) : "-"});
+  }
+  c.print(out);
+}
+
+void print_phases(const Sim& sim, const Stats& st, std::ostream& out) {
+  const auto& phases = st.phases();
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    const Interval& p = phases[i];
+    out << "\nphase " << i + 1 << ": " << format_duration(p.start) << " .. " << format_duration(p.end);
+    std::string ops;
+    for (const TimedOp& o : sim.scenario().ops)
+      if (o.at == p.start) ops += (ops.empty() ? "" : "; ") + std::string("line ") + std::to_string(o.loc.line) +
+                                  ": " + describe(o.op);
+    if (!ops.empty()) out << " (" << ops << ")";
+    out << "\n\n";
+    print_tasks(sim.sched(), p, false, out);
+    out << '\n';
+    print_groups(sim.sched(), p, out);
+  }
+}
+
+void latency_json(JsonWriter& j, const LatencySummary& l) {
+  j.begin_object().field("count", l.count).field("avg_ns", l.avg_ns).field("p50_ns", l.p50_ns);
+  j.field("p99_ns", l.p99_ns).field("max_ns", l.max_ns).end_object();
+}
+
+void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run) {
+  const Nanos length = iv.end - iv.start;
+  j.begin_array();
+  for (const TaskFigures& f : iv.tasks) {
+    const Task& t = s.tasks[f.task];
+    j.begin_object().field("name", t.name).field("cpu_time_ns", f.cpu_ns).field("switches", f.switches);
+    j.field("migrations", f.migrations).field("wait_ns", f.wait_ns);
+    if (whole_run) {
+      j.field("cpu", t.cpu.v).field("group", s.tg[t.group].path).field("nice", t.nice);
+      j.field("state", to_string(t.state));
+    }
+    j.field("share", share(f.cpu_ns, length)).key("latency");
+    latency_json(j, f.latency);
+    j.end_object();
+  }
+  j.end_array();
+}
+
+void groups_json(JsonWriter& j, const Sched& s, const Interval& iv) {
+  const Nanos length = iv.end - iv.start;
+  j.begin_array();
+  for (const GroupFigures& g : iv.groups)
+    j.begin_object().field("path", s.tg[g.group].path).field("cpu_time_ns", g.cpu_ns)
+        .field("share", share(g.cpu_ns, length)).end_object();
+  j.end_array();
+}
+
+void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at) {
+  j.begin_array();
+  for (const CpuId c : s.rq.ids()) {
+    j.begin_object().field("cpu", c.v).field("idle_ns", idle_at(s, c, at)).field("busy_ns", busy_at(s, c, at));
+    const StretchHistogram h = st.stretches(s, c, at);
+    j.key("stretches").begin_object().key("lengths").begin_array();
+    for (const auto& [len, n] : h.kept()) j.begin_object().field("ns", len).field("count", n).end_object();
+    j.end_array().field("other", h.other()).end_object();
+    j.end_object();
+  }
+  j.end_array();
+}
+
+void phases_json(JsonWriter& j, const Sched& s, const Stats& st) {
+  j.begin_array();
+  for (const Interval& p : st.phases()) {
+    j.begin_object().field("start_ns", p.start).field("end_ns", p.end).key("tasks");
+    tasks_json(j, s, p, false);
+    j.key("groups");
+    groups_json(j, s, p);
+    j.end_object();
+  }
+  j.end_array();
+}
+
+}  // namespace cfsv::cli
