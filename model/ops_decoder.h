@@ -233,12 +233,12 @@ template <class Reader> class OpsDecoder {
   std::pair<uint64_t, std::optional<uint32_t>> shares() {
     switch (r_.range(0, 3)) {
       case 0: return {1024, std::nullopt};
-      case 1: return {r_.range(kMinShares, kMaxShares), std::nullopt};
+      case 1: return {r_.range(kFairMinShares, kFairMaxShares), std::nullopt};
       case 2: {
         const auto w = static_cast<uint32_t>(r_.range(kMinCgroupWeight, kMaxCgroupWeight));
         return {sched_weight_from_cgroup(w), w};
       }
-      default: return {r_.range(kMinShares, 100), std::nullopt};
+      default: return {r_.range(kFairMinShares, 100), std::nullopt};
     }
   }
   GroupSpec group() {  // scope_.group_has_room()

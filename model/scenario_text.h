@@ -7,6 +7,7 @@
 #include <string_view>
 #include <variant>
 
+#include "arith/fair_math.h"
 #include "scenario.h"
 
 namespace cfsv {
@@ -43,10 +44,9 @@ std::optional<Nanos> parse_duration(std::string_view text, std::string* why = nu
 // The kernel's cpulist form: "0-3,5"; "all" for the empty mask.
 std::string format_cpu_list(const CpuMask& cpus);
 
-// Limits the parser enforces (also documented in docs/scenario-format.md).
+// Limits the parser enforces (also documented in docs/scenario-format.md);
+// shares= takes [kFairMinShares, kFairMaxShares] (arith/fair_math.h).
 constexpr Nanos kMaxScenarioTime = 1'000'000'000'000'000'000ull;  // 1e9 s: times and durations
-constexpr uint64_t kMinShares = 2;                                 // MIN_SHARES
-constexpr uint64_t kMaxShares = 1ull << 18;                        // MAX_SHARES
 constexpr uint32_t kMinCgroupWeight = 1, kMaxCgroupWeight = 10000; // CGROUP_WEIGHT_MIN/MAX
 
 }  // namespace cfsv

@@ -103,7 +103,7 @@ TEST(ScenarioStatements, CommentsBlankLinesCrlfAndTabs) {
   EXPECT_EQ(s.duration, 5'000'000u);
 }
 
-TEST(ScenarioStatements, KernelTopologySetFeatureSeed) {
+TEST(ScenarioStatements, KernelTopologySetFeature) {
   const Scenario s = parse_ok(
       "kernel v3.10\n"
       "topology sockets=2 cores=4 threads=2\n"
@@ -112,7 +112,6 @@ TEST(ScenarioStatements, KernelTopologySetFeatureSeed) {
       "set scaling=none\nset scaling=log\nset scaling=linear\n"
       "feature flat_slice=on start_debit=off\n"
       "feature flat_slice=off\n"
-      "seed 18446744073709551615\n"
       "run 200ms\n");
   EXPECT_EQ(s.kernel, "v3.10");
   EXPECT_EQ(s.topology, (Topology{2, 4, 2}));
@@ -265,8 +264,7 @@ TEST(ScenarioStatements, CanonicalPrint) {
       "task t0 group=/g0 cpus=3,2 run=busy  # pinned\n"
       "task t1 at=50ms run=1000us sleep=0\n"
       "at 50ms shares /g0 2048\n"
-      "topology cores=4\n"
-      "seed 7\n");
+      "topology cores=4\n");
   EXPECT_EQ(print_scenario(s),
             "kernel v5.15\n"
             "topology sockets=1 cores=4 threads=1\n"
@@ -341,9 +339,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"set scaling=2\nrun 1s", 1, 13, "scaling must be none, log or linear"},
         ErrorCase{"feature flat_slice=yes\nrun 1s", 1, 20, "expected on or off, got 'yes'"},
         ErrorCase{"feature  flat_slices=on\nrun 1s", 1, 10, "unknown feature 'flat_slices'"},
-        ErrorCase{"seed -1\nrun 1s", 1, 6, "expected a number for seed"},
-        ErrorCase{"seed 18446744073709551616\nrun 1s", 1, 6, "out of range"},
-        ErrorCase{"seed 1\nseed 2\nrun 1s", 2, 1, "duplicate 'seed'"},
+        // The model makes no random choices: `seed` is gone, with a message that says so.
+        ErrorCase{"seed 7\nrun 1s", 1, 1, "the 'seed' statement is gone: the model makes no random choices"},
         ErrorCase{"run 1s\nrun 2s", 2, 1, "duplicate 'run'"},
         ErrorCase{"run 0ms", 1, 5, "run duration '0ms' is out of range"},
         ErrorCase{"run 18446744073709551616ns", 1, 5, "too large"},

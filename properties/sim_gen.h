@@ -83,7 +83,7 @@ inline rc::Gen<std::pair<uint64_t, std::optional<uint32_t>>> gen_shares() {
       const auto w = static_cast<uint32_t>(*properties::gen_log_uniform(kMinCgroupWeight, kMaxCgroupWeight));
       return std::pair<uint64_t, std::optional<uint32_t>>{sched_weight_from_cgroup(w), w};
     }
-    return std::pair<uint64_t, std::optional<uint32_t>>{*properties::gen_log_uniform(kMinShares, kMaxShares),
+    return std::pair<uint64_t, std::optional<uint32_t>>{*properties::gen_log_uniform(kFairMinShares, kFairMaxShares),
                                                         std::nullopt};
   });
 }

@@ -91,7 +91,7 @@ RC_GTEST_PROP(SimProperties, GroupsOnOneCpuGetCpuTimeByShares, ()) {
   std::vector<std::vector<TaskId>> members(groups);
   for (uint64_t g = 0; g < groups; ++g) {
     const std::string path = "/g" + std::to_string(g);
-    s.groups.push_back({path, *gen_log_uniform(kMinShares, kMaxShares)});
+    s.groups.push_back({path, *gen_log_uniform(kFairMinShares, kFairMaxShares)});
     total_shares += double(s.groups.back().shares);
     const auto tasks = *gen_uniform(1, 3);
     for (uint64_t i = 0; i < tasks; ++i) {
