@@ -19,8 +19,6 @@ using namespace scenario_text;
 
 namespace {
 
-constexpr std::size_t kMaxInputBytes = 64u << 20;
-
 std::string range_msg(std::string_view what, std::string_view text, uint64_t lo, uint64_t hi) {
   return std::string(what) + " " + quote(text) + " is out of range [" + std::to_string(lo) + ", " +
          std::to_string(hi) + "]";
@@ -316,15 +314,26 @@ class Parser {
     if (const std::string parent = parent_path(g.path); parent != "/" && !groups_.count(parent))
       fail(col, "parent group " + quote(parent) + " of " + quote(g.path) + " does not exist");
     groups_[g.path] = here(col);
+    declare_group(col);
     s_.groups.push_back(std::move(g));
   }
 
+  // One more task or group in the file (time 0 or timed): within the limits.
+  void declare_task(unsigned col) {
+    if (++nr_tasks_ > kMaxTasks) fail(col, "more than " + std::to_string(kMaxTasks) + " tasks in one scenario");
+  }
+  void declare_group(unsigned col) {
+    if (group_decls_.size() == kMaxGroups)
+      fail(col, "more than " + std::to_string(kMaxGroups) + " groups in one scenario");
+    group_decls_.push_back(here(col));
+  }
 
   // Task fields from toks_[first] on; at= only when at is given.
   TaskSpec task_spec(const Token& name_tok, std::size_t first, std::optional<Nanos>* at, SourceLoc& group_loc,
                      SourceLoc& at_loc) {
     TaskSpec t;
     t.name = name(name_tok, "task");
+    declare_task(name_tok.col);
     group_loc = here(name_tok.col);
     const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
     const std::vector<KeyValue> kvs = key_values(first);
@@ -355,10 +364,16 @@ class Parser {
     if (run && runtime) fail(runtime->key_col, "a task has run= or runtime=, not both");
     if (run && run->value == "busy") {
       if (sleep) fail(sleep->key_col, "run=busy never sleeps; drop sleep= or give run=<duration>");
-    } else if (run) {
-      t.behaviour = RunPeriodic{duration(run->value, run->value_col, "run", 1), sleep_ns};
-    } else if (runtime) {
-      t.behaviour = RunWallclock{duration(runtime->value, runtime->value_col, "runtime", 1), sleep_ns};
+    } else if (run || runtime) {
+      const KeyValue& burst = run ? *run : *runtime;
+      const Nanos d = duration(burst.value, burst.value_col, burst.key, 1);
+      if (sleep_ns && d + *sleep_ns < kMinPeriod)
+        fail(burst.key_col, std::string(burst.key) + "=" + std::string(burst.value) + " sleep=" +
+                                std::string(sleep->value) + " repeats every " + format_duration(d + *sleep_ns) +
+                                "; a task that sleeps needs " + std::string(burst.key) + " + sleep >= " +
+                                format_duration(kMinPeriod));
+      if (run) t.behaviour = RunPeriodic{d, sleep_ns};
+      else t.behaviour = RunWallclock{d, sleep_ns};
     } else if (sleep) {
       fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
     }
@@ -371,7 +386,8 @@ class Parser {
     SourceLoc group_loc, at_loc;
     TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, at_loc);
     if (at) {
-      pending_.push_back({{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc});
+      if (pending_.size() == kMaxOps) fail(at_loc.col, "more than " + std::to_string(kMaxOps) + " timed ops");
+      pending_.push_back({{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, {}});
       return;
     }
     if (const auto it = tasks_.find(t.name); it != tasks_.end())
@@ -386,10 +402,11 @@ class Parser {
   void st_at() {
     expect_some(1, "at <time> <op> ...");
     const Nanos when = duration(toks_[1].text, toks_[1].col, "time");
+    if (pending_.size() == kMaxOps) fail(toks_[0].col, "more than " + std::to_string(kMaxOps) + " timed ops");
     expect_some(2, "an op after the time");
     const Token& opt = toks_[2];
     const std::string_view o = opt.text;
-    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}};
+    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}};
     auto task_arg = [&](std::size_t i) {
       p.task = here(toks_[i].col);
       return name(toks_[i], "task");
@@ -420,6 +437,7 @@ class Parser {
     } else if (o == "group") {
       GroupSpec g = group_spec(3);
       p.group = here(toks_[3].col);
+      declare_group(toks_[3].col);
       p.op.op = op::CreateGroup{std::move(g)};
     } else if (o == "shares" || o == "weight") {
       expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
@@ -439,6 +457,7 @@ class Parser {
     } else if (o == "advance") {
       expect_args(3, 1, "at <time> advance <duration>");
       p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
+      p.value = here(toks_[3].col);
     } else {
       fail(opt.col, "unknown op " + quote(o) +
                         " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance)");
@@ -465,6 +484,13 @@ class Parser {
                            (seen_topology_ ? ", topology at line " + std::to_string(*seen_topology_)
                                            : "; no topology line") +
                            ")");
+    // Group entities (a cfs_rq and an entity per group and CPU), at the first group past the limit.
+    if (group_decls_.size() * nr_cpus > kMaxGroupEntities) {
+      const std::size_t k = kMaxGroupEntities / nr_cpus;
+      fail_at(group_decls_[k], "group " + std::to_string(k + 1) + " on " + std::to_string(nr_cpus) + " CPUs makes " +
+                                   std::to_string((k + 1) * nr_cpus) + " group entities; at most " +
+                                   std::to_string(kMaxGroupEntities) + " (groups x CPUs)");
+    }
     if (!seen_run_) {
       std::size_t last_nl = text_.rfind('\n');
       last_nl = last_nl == std::string_view::npos ? 0 : last_nl + 1;
@@ -483,6 +509,8 @@ class Parser {
   std::map<std::string, SourceLoc> groups_, tasks_;  // declared at time 0 (group and task lines)
   std::vector<PendingOp> pending_;
   std::vector<CpuUse> cpu_uses_;
+  std::size_t nr_tasks_ = 0;             // task lines and spawns
+  std::vector<SourceLoc> group_decls_;  // group lines and group ops, in file order
 };
 
 }  // namespace
@@ -500,7 +528,7 @@ ParseResult parse_scenario(std::string_view text, std::string_view filename) {
   }
 }
 
-ParseResult load_scenario_file(const std::string& path) {
+std::variant<std::string, ParseError> read_scenario_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return ParseError{path, 0, 0, std::string("cannot open: ") + std::strerror(errno)};
   std::string text;
@@ -518,7 +546,13 @@ ParseResult load_scenario_file(const std::string& path) {
   std::fclose(f);
   if (bad) return ParseError{path, 0, 0, std::string("cannot read: ") + std::strerror(err)};
   if (too_big) return ParseError{path, 0, 0, "file is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB"};
-  return parse_scenario(text, path);
+  return text;
+}
+
+ParseResult load_scenario_file(const std::string& path) {
+  auto text = read_scenario_file(path);
+  if (auto* e = std::get_if<ParseError>(&text)) return std::move(*e);
+  return parse_scenario(std::get<std::string>(text), path);
 }
 
 }  // namespace cfsv

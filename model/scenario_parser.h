@@ -22,6 +22,7 @@ struct ParseFailure {
 struct PendingOp {
   TimedOp op;
   SourceLoc time, task, group;  // task/group: line 0 when the op names none
+  SourceLoc value;              // an advance's duration
 };
 
 // Names declared by the time-0 `task` and `group` lines, and where.
@@ -35,7 +36,9 @@ std::string parent_path(const std::string& path);
 // nothing twice.
 void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups);
 
-// Checks that no op is after the end of the run (`run` on line run_line).
+// Checks the ops' times against the clock: no op is before the end of an
+// earlier advance, and none (nor the end of an advance) after the end of the
+// run (`run` on line run_line).
 void check_times(const std::vector<PendingOp>& ops, Nanos duration, unsigned run_line);
 
 }  // namespace cfsv::scenario_text

@@ -1,6 +1,6 @@
 // The whole-file checks of a scenario's timed ops (docs/scenario-format.md,
-// "Validation rules" 2 and 5): names resolve in time order, and the ops fit
-// in the run.
+// "Validation rules" 2 and 6): names resolve in time order, and the ops and
+// their advances fit in the run.
 #include <algorithm>
 #include <type_traits>
 #include <variant>
@@ -64,10 +64,24 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
 }
 
 void check_times(const std::vector<PendingOp>& ops, Nanos duration, unsigned run_line) {
-  for (const PendingOp& p : ops)
+  const std::string run_text = " (run " + format_duration(duration) + ", line " + std::to_string(run_line) + ")";
+  Nanos clock = 0;                 // where the ops so far leave the simulation
+  const PendingOp* advance = nullptr;  // the advance that moved it there, if one did
+  for (const PendingOp& p : ops) {
     if (p.op.at > duration)
-      fail_at(p.time, "time " + format_duration(p.op.at) + " is after the end of the run (run " +
-                          format_duration(duration) + ", line " + std::to_string(run_line) + ")");
+      fail_at(p.time, "time " + format_duration(p.op.at) + " is after the end of the run" + run_text);
+    if (p.op.at < clock)
+      fail_at(p.time, "time " + format_duration(p.op.at) + " is before " + format_duration(clock) +
+                          ", where the advance at line " + std::to_string(advance->op.loc.line) + " ends");
+    clock = p.op.at;
+    if (const auto* a = std::get_if<op::Advance>(&p.op.op)) {
+      if (a->by > duration - clock)
+        fail_at(p.value, "advance " + format_duration(a->by) + " from " + format_duration(clock) +
+                             " ends after the end of the run" + run_text);
+      clock += a->by;
+      advance = &p;
+    }
+  }
 }
 
 }  // namespace cfsv::scenario_text

@@ -4,10 +4,14 @@
 //
 // Every state change is an Op (scenario.h) or a simulator event: a tick, the
 // end of a task's CPU-time burst, a wall-clock deadline, a timed wakeup. The
-// invariant checker (invariants.h) runs after each one, or after every Nth
-// (SimOptions::check_every).
+// invariant checker (invariants.h) runs after each step (an event, an op, or
+// the whole set-up of the scenario's time-0 groups and tasks), or after every
+// Nth (SimOptions::check_every). run() stops early at an event limit or when
+// asked to (SimOptions::max_events, stop), and reports progress as it goes.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <queue>
@@ -28,9 +32,28 @@ struct SimOptions {
   uint64_t check_every = 1;
   bool record_trace = true;
   std::size_t max_violations = 100;
+  std::size_t max_rejections = 100;  // rejected ops kept for the report (all are counted)
+  // run() stops once this many events were handled (0: no limit).
+  uint64_t max_events = 0;
+  // run() stops at the next event once *stop is true (e.g. set by SIGINT).
+  const std::atomic<bool>* stop = nullptr;
+  // Called every 1024 events (and once at the end of run()) with the Sim.
+  std::function<void(const class Sim&)> progress = nullptr;
 };
 
 enum class ApplyResult { applied, rejected };
+
+// How run() ended: at the end of the scenario, or early.
+enum class RunEnd { finished, interrupted, event_limit };
+std::string_view to_string(RunEnd e);
+
+// An op the model refused (the state did not change), for the report.
+struct RejectedOp {
+  Nanos t = 0;
+  SourceLoc loc;       // its line in the scenario file; line 0 when it has none
+  std::string op;      // describe(op)
+  std::string reason;  // "task 'a' has exited"
+};
 
 class Sim {
  public:
@@ -39,16 +62,24 @@ class Sim {
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
 
-  // Applies one op at now(); rejected (counted, state unchanged) when it names
-  // an unknown task or group or is otherwise impossible; last_error() says why.
-  ApplyResult apply(const Op& op);
-  // Processes every event at or before t, then sets now() = t.
+  // Applies one op at now(). Rejected (counted and listed in rejected_ops(),
+  // state unchanged) when it names a task or group that does not exist now
+  // (never made, or exited) or asks for what the model cannot do; an op that
+  // asks for the state its target already has is applied and changes nothing.
+  ApplyResult apply(const Op& op, SourceLoc loc = {});
+  // Processes every event at or before t, then sets now() = t (unless it
+  // stopped early: then now() is the time of the last event handled).
   void run_until(Nanos t);
-  // The whole scenario: its tasks at time 0, its timed ops, then `run`.
-  void run();
+  // The whole scenario (its time-0 tasks are in place): its timed ops, then
+  // `run`. Ends early at SimOptions::max_events or *stop.
+  RunEnd run();
+  RunEnd end() const { return end_; }
 
   Nanos now() const { return s_.now; }
+  // Steps so far: events, timed ops, and the set-up (one step).
+  uint64_t steps() const { return steps_; }
   const std::string& last_error() const { return last_error_; }
+  const std::vector<RejectedOp>& rejected_ops() const { return rejected_; }
 
   // Read access for tests, the checker and the outputs.
   const Scenario& scenario() const { return sc_; }
@@ -109,8 +140,10 @@ class Sim {
   void arm_tick(CpuId cpu);
   bool handle(const Event& e);  // false: a stale event, ignored
   void resched_pending();
-  void after_step(std::string_view kind, int32_t id, const Op* op);
+  void after_step(std::string_view kind, int32_t id, const Op* op);  // reschedules, then count_step
+  void count_step(std::string_view kind, int32_t id, const Op* op);  // a step: the checker's turn
   ApplyResult reject(std::string why);
+  bool halted();  // run() must stop now: the event limit or *stop; sets end_
 
   Scenario sc_;
   SimOptions opt_;
@@ -118,8 +151,13 @@ class Sim {
   std::map<std::string, TaskId, std::less<>> task_by_name_;
   std::map<std::string, GroupId, std::less<>> group_by_path_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  uint64_t steps_ = 0;  // ops applied and events handled
+  uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
+  bool in_setup_ = false;
+  RunEnd end_ = RunEnd::finished;
   std::string last_error_;
+  const Op* applying_ = nullptr;  // the op being applied, and its line, for rejections
+  SourceLoc applying_loc_;
+  std::vector<RejectedOp> rejected_;
   std::unique_ptr<InvariantChecker> checker_;
 };
 

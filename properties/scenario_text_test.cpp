@@ -209,7 +209,7 @@ TEST(ScenarioStatements, EveryTimedOp) {
       "at 9ms move t /\n"
       "at 10ms advance 1.5ms\n"
       "task v at=0.5ms runtime=1ms\n"
-      "run 10ms\n");
+      "run 11.5ms\n");
   const std::vector<Op> ops = {
       op::Spawn{TaskSpec{"v", "/", 0, {}, RunWallclock{1'000'000, std::nullopt}}},
       op::Spawn{TaskSpec{"u", "/a", 3, cpus({1, 2}), RunPeriodic{1'000'000, 2'000'000}}},
@@ -424,6 +424,19 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"at 5ms advance\nrun 1s", 1, 15, "missing argument"},
         ErrorCase{"at 5ms advance 1\nrun 1s", 1, 16, "missing unit"},
         ErrorCase{"run 1s\nat 1.000000001s advance 1ns", 2, 4, "is after the end of the run"},
+        // An advance ends within the run, and no op is before the clock it leaves.
+        ErrorCase{"at 1ms advance 1000000000s\nrun 1s", 1, 16,
+                  "advance 1000000000s from 1ms ends after the end of the run (run 1s, line 2)"},
+        ErrorCase{"at 0 advance 1000000000s\nat 0 advance 1000000000s\nrun 1000000000s", 2, 4,
+                  "time 0ns is before 1000000000s, where the advance at line 1 ends"},
+        ErrorCase{"task a\nat 2ms advance 10ms\nat 5ms sleep a\nrun 20ms", 3, 4,
+                  "time 5ms is before 12ms, where the advance at line 2 ends"},
+        ErrorCase{"at 0 advance 10ms\nat 10ms advance 1ns\nrun 10ms", 2, 17, "advance 1ns from 10ms ends after"},
+        // A task that sleeps repeats at least every microsecond.
+        ErrorCase{"task a run=1ns sleep=0\nrun 1s", 1, 8,
+                  "run=1ns sleep=0 repeats every 1ns; a task that sleeps needs run + sleep >= 1us"},
+        ErrorCase{"task a runtime=1ns sleep=0\nrun 1s", 1, 8, "runtime + sleep >= 1us"},
+        ErrorCase{"at 1ms spawn a nice=1 run=500ns sleep=499ns\nrun 1s", 1, 23, "repeats every 999ns"},
         // odd bytes
         ErrorCase{"run 1s\n\x01\xff", 2, 1, "unknown statement '\\x01\\xff'"}));
 
@@ -511,13 +524,16 @@ TaskSpec any_task(std::string name, const std::vector<std::string>& groups, unsi
   t.group = *rc::gen::elementOf(groups);
   t.nice = *rc::gen::inRange(-20, 20);
   t.cpus = any_cpus(nr_cpus);
-  auto sleep = [] {
-    return *rc::gen::arbitrary<bool>() ? std::optional<Nanos>(any_duration(0, kMaxScenarioTime)) : std::nullopt;
-  };
+  // A task that sleeps repeats at least every kMinPeriod.
+  const Nanos run = any_duration(1, kMaxScenarioTime);
+  const std::optional<Nanos> sleep = *rc::gen::arbitrary<bool>()
+                                         ? std::optional<Nanos>(any_duration(run < kMinPeriod ? kMinPeriod - run : 0,
+                                                                             kMaxScenarioTime))
+                                         : std::nullopt;
   switch (*rc::gen::inRange(0, 3)) {
     case 0: t.behaviour = RunBusy{}; break;
-    case 1: t.behaviour = RunPeriodic{any_duration(1, kMaxScenarioTime), sleep()}; break;
-    default: t.behaviour = RunWallclock{any_duration(1, kMaxScenarioTime), sleep()}; break;
+    case 1: t.behaviour = RunPeriodic{run, sleep}; break;
+    default: t.behaviour = RunWallclock{run, sleep}; break;
   }
   return t;
 }
@@ -576,7 +592,9 @@ rc::Gen<Scenario> any_scenario() {
     std::vector<Nanos> times = *rc::gen::container<std::vector<Nanos>>(
         *rc::gen::inRange(0, 12), rc::gen::map(rc::gen::arbitrary<Nanos>(), [](Nanos v) { return v % kMaxScenarioTime; }));
     std::sort(times.begin(), times.end());
+    Nanos clock = 0;  // where the ops so far leave the simulation: no op before it
     for (std::size_t i = 0; i < times.size(); ++i) {
+      times[i] = clock = std::max(times[i], clock);
       const int kind = *rc::gen::inRange(0, tasks.empty() ? 3 : 12);
       const std::string task = tasks.empty() ? "" : *rc::gen::elementOf(tasks);
       Op o;
@@ -587,7 +605,7 @@ rc::Gen<Scenario> any_scenario() {
           break;
         }
         case 1: o = op::CreateGroup{new_group("c" + std::to_string(i))}; break;
-        case 2: o = op::Advance{any_duration(0, kMaxScenarioTime)}; break;
+        case 2: o = op::Advance{any_duration(0, kMaxScenarioTime - clock)}; break;
         case 3: o = op::Exit{task}; break;
         case 4: o = op::Sleep{task}; break;
         case 5: o = op::Wake{task}; break;
@@ -603,9 +621,10 @@ rc::Gen<Scenario> any_scenario() {
           o = op::SetShares{g.path, g.shares, g.weight};
         }
       }
+      if (const auto* a = std::get_if<op::Advance>(&o)) clock += a->by;
       s.ops.push_back({times[i], std::move(o), {}});
     }
-    s.duration = std::max<Nanos>(times.empty() ? 1 : times.back(), any_duration(1, kMaxScenarioTime));
+    s.duration = std::max<Nanos>(std::max<Nanos>(clock, 1), any_duration(1, kMaxScenarioTime));
     return s;
   });
 }

@@ -107,12 +107,13 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
   void run(const SimNames&, Driver& d) const override {
     const ApplyResult r = d.step_at(d.sim.now(), op);
     d.require_ok();
-    // Every op the generator makes names live things, except that a task may
-    // have exited by itself (run= without sleep=); only moving it is refused.
+    // Every op the generator makes names things that were made, so the only
+    // rejection is of an op that names a task that has exited since (by an
+    // exit op, or by itself: run= without sleep=).
     if (r == ApplyResult::rejected) {
-      const auto* mv = std::get_if<op::MoveTask>(&op);
-      RC_ASSERT(mv != nullptr);
-      RC_ASSERT(d.sim.tasks()[d.sim.task_index(mv->task)].state == TaskState::exited);
+      const RejectedOp& last = d.sim.rejected_ops().back();
+      RC_ASSERT(last.reason.ends_with("' has exited"));
+      RC_ASSERT(last.op == describe(op));
     }
   }
   void show(std::ostream& os) const override { os << op_line(op); }
