@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/scenario_run.h"
 #include "cli/table.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
@@ -37,6 +38,7 @@ void print_json(const Sim& sim, std::ostream& out) {
   const Nanos now = sim.now();
   j.begin_object();
   j.field("kernel", sim.scenario().kernel).field("cpus", sim.nr_cpus()).field("duration_ns", now);
+  j.field("end", to_string(sim.end()));
   j.field("features", sim.features().to_string());
   j.key("tasks").begin_array();
   for (const TaskId i : sim.tasks().ids()) {
@@ -54,6 +56,10 @@ void print_json(const Sim& sim, std::ostream& out) {
   j.end_array().key("violations").begin_array();
   for (const Violation& v : sim.checker()->violations())
     j.begin_object().field("invariant", v.invariant).field("step", v.step).field("t_ns", v.t).field("detail", v.detail)
+        .end_object();
+  j.end_array().key("rejected_ops").begin_array();
+  for (const RejectedOp& r : sim.rejected_ops())
+    j.begin_object().field("line", r.loc.line).field("t_ns", r.t).field("op", r.op).field("reason", r.reason)
         .end_object();
   j.end_array().key("invariants").begin_array();
   const auto per = sim.checker()->per_invariant();
@@ -77,7 +83,9 @@ void print_json(const Sim& sim, std::ostream& out) {
 void print_table(const Sim& sim, const std::string& file, uint64_t check_every, std::ostream& out) {
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
-      << format_duration(now) << " simulated\n";
+      << format_duration(now) << " simulated";
+  if (sim.end() != RunEnd::finished) out << " (" << ScenarioRunner::early_end(sim) << ")";
+  out << "\n";
   const std::string f = sim.features().to_string();
   out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
   Table t({"task", "cpu", "group", "nice", "state", "cpu time", "share", "switches", "migrations", "wait"});
@@ -98,8 +106,11 @@ void print_table(const Sim& sim, const std::string& file, uint64_t check_every, 
   }
   c.print(out);
   out << '\n';
-  if (sim.counters().ops_rejected)
-    out << sim.counters().ops_rejected << " op(s) rejected; the last: " << sim.last_error() << "\n";
+  if (const uint64_t n = sim.counters().ops_rejected) {
+    out << n << " op(s) rejected, without effect" << (n > sim.rejected_ops().size() ? "; the first:\n" : ":\n");
+    for (const RejectedOp& r : sim.rejected_ops())
+      out << "  line " << r.loc.line << ", at " << format_duration(r.t) << ": " << r.op << ": " << r.reason << "\n";
+  }
   const InvariantChecker& chk = *sim.checker();
   if (check_every == 0) {
     out << "invariants: not checked (--check-every 0)\n";
@@ -107,7 +118,7 @@ void print_table(const Sim& sim, const std::string& file, uint64_t check_every, 
   }
   if (chk.ok()) {
     out << "invariants: all " << all_invariants().size();
-    const uint64_t steps = sim.counters().events + sim.counters().ops;
+    const uint64_t steps = sim.steps();
     if (check_every == 1) out << " hold after each of " << chk.checks() << " steps\n";
     else
       out << " hold at each of " << chk.checks() << " checks (after every " << check_every << " of " << steps
@@ -133,9 +144,10 @@ int cmd_run(int argc, char** argv) {
                      "task, CPU time, share of one CPU, context switches, migrations and wait time; per\n"
                      "CPU, busy/idle time and the most common run-stretch lengths; and whether every\n"
                      "invariant held after every op and event (or every Nth: --check-every). Exit 1 if\n"
-                     "an invariant was violated.");
+                     "an invariant was violated, 2 on bad input or at --max-events, 130 after Ctrl-C\n"
+                     "(with the results so far).");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
-  p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
+  p.option("perfetto", output_path(&perfetto), "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf, "print sched_switch lines like `perf script` instead of the table");
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
@@ -152,6 +164,7 @@ int cmd_run(int argc, char** argv) {
       },
       "NAME=on|off", "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
+  ScenarioRunner runner(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
 
@@ -162,22 +175,27 @@ int cmd_run(int argc, char** argv) {
   }
   Scenario sc = std::get<Scenario>(std::move(r));
   sc.feature_overrides.insert(sc.feature_overrides.end(), features.begin(), features.end());
+  std::ofstream perfetto_out;  // opened before the run: a bad path fails at once
+  if (!perfetto.empty()) {
+    perfetto_out.open(perfetto, std::ios::binary);
+    if (!perfetto_out) return p.error("--perfetto: cannot write '" + perfetto + "'");
+  }
   SimOptions opt;
   opt.check_every = check_every;
-  Sim sim(sc, opt);
-  sim.run();
+  Sim sim(sc, runner.options(opt));
+  if (auto rc = runner.refuse(sim, files[0])) return *rc;
+  const std::optional<int> early = runner.run(sim);
 
-  if (!perfetto.empty()) {
-    std::ofstream f(perfetto, std::ios::binary);
-    if (!f) return p.error("cannot write '" + perfetto + "'");
-    write_perfetto_json(sim, f);
-    if (!f.flush()) return p.error("cannot write '" + perfetto + "'");
+  if (perfetto_out.is_open()) {
+    write_perfetto_json(sim, perfetto_out);
+    if (!perfetto_out.flush()) return p.error("--perfetto: cannot write '" + perfetto + "'");
   }
   if (json) print_json(sim, std::cout);
   else if (perf) std::cout << perf_sched_switch_lines(sim);
   else print_table(sim, files[0], check_every, std::cout);
   if (perf && !sim.checker()->ok())
     for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
+  if (early) return *early;
   return sim.checker()->ok() ? 0 : 1;
 }
 
