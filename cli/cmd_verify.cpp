@@ -66,8 +66,7 @@ int cmd_verify(int argc, char** argv) {
   // "[2/9] <claim>: <engine>", rewritten as each check starts.
   const auto show = [&](const Claim& c, Engine e, std::size_t done, std::size_t total) {
     line.show("[" + std::to_string(done + 1) + "/" + std::to_string(total) + "] " + std::string(c.id) + ": " +
-                  std::string(to_string(e)),
-              true);
+                  std::string(to_string(e)));
   };
   catch_sigint("\ncfsv: interrupted; stopping after the check under way (Ctrl-C again to quit at once)\n");
   const VerifyReport report = run_verify(claims, checks, config, show, &interrupted());

@@ -24,7 +24,10 @@ void on_sigint(int) {
   (void)n;
 }
 
-bool stderr_is_a_terminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderr_is_a_terminal() {
+  static const bool tty = isatty(STDERR_FILENO) == 1;
+  return tty;
+}
 }  // namespace
 
 void catch_sigint(const char* note) {
@@ -44,13 +47,16 @@ void ProgressLine::add_flags(ArgParser& p) {
 
 bool ProgressLine::enabled() const { return !quiet_ && (progress_ || stderr_is_a_terminal()); }
 
-void ProgressLine::show(std::string_view text, bool force) {
-  if (!enabled()) return;
+bool ProgressLine::due() {
+  if (!enabled()) return false;
   const Clock::time_point now = Clock::now();
-  const bool first = last_ == Clock::time_point{};
-  if (first) last_ = now;  // the first call starts the clock: a quick run draws nothing
-  if (!force && (first || now - last_ < std::chrono::milliseconds(250))) return;
-  last_ = now;
+  if (last_ == Clock::time_point{}) last_ = now;
+  return now - last_ >= std::chrono::milliseconds(250);
+}
+
+void ProgressLine::show(std::string_view text) {
+  if (!enabled()) return;
+  last_ = Clock::now();
   drawn_ = true;
   std::cerr << (stderr_is_a_terminal() ? "\r\033[K" : "\r") << text << std::flush;
 }

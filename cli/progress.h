@@ -26,9 +26,11 @@ class ProgressLine {
   // Adds --progress and --quiet to p.
   void add_flags(ArgParser& p);
   bool enabled() const;
-  // Draws text unless progress is off or less than 250 ms passed since the
-  // last draw, or since the first call (force: draw anyway).
-  void show(std::string_view text, bool force = false);
+  // Whether to draw now: progress is on, and 250 ms passed since the last
+  // draw (or since the first call, so that a quick run draws nothing).
+  bool due();
+  // Draws text now, when progress is on.
+  void show(std::string_view text);
   // Ends the line, if one was drawn, so that what follows starts clean.
   void clear();
 

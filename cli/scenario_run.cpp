@@ -42,6 +42,7 @@ std::optional<int> ScenarioRunner::refuse(const Sim& sim, const std::string& fil
 }
 
 void ScenarioRunner::show(const Sim& sim) {
+  if (!progress_.due()) return;
   const auto now = std::chrono::steady_clock::now();
   if (start_ == std::chrono::steady_clock::time_point{}) start_ = now;
   const double wall = std::chrono::duration<double>(now - start_).count();

@@ -309,7 +309,7 @@ void Sim::run_until(Nanos t) {
     s_.counters.events++;
     static constexpr std::string_view kKinds[] = {"stop", "deadline", "wake-timer", "tick"};
     after_step(kKinds[static_cast<int>(e.kind)], e.id, nullptr);
-    if (opt_.progress && s_.counters.events % 1024 == 0) opt_.progress(*this);
+    if (opt_.progress && s_.counters.events % kProgressEvery == 0) opt_.progress(*this);
   }
   if (t > s_.now && !halted()) s_.now = t;
 }

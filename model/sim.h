@@ -25,6 +25,10 @@
 
 namespace cfsv {
 
+// How often run() calls SimOptions::progress: every 16 events, so that a
+// progress line still moves when each event is followed by a costly check.
+constexpr uint64_t kProgressEvery = 16;
+
 struct SimOptions {
   // The invariant checker runs after every Nth step (an op or an event): 1
   // after each, 0 never. With N > 1, run() also checks once at its end when
@@ -37,7 +41,7 @@ struct SimOptions {
   uint64_t max_events = 0;
   // run() stops at the next event once *stop is true (e.g. set by SIGINT).
   const std::atomic<bool>* stop = nullptr;
-  // Called every 1024 events (and once at the end of run()) with the Sim.
+  // Called every kProgressEvery events (and once at the end of run()) with the Sim.
   std::function<void(const class Sim&)> progress = nullptr;
 };
 

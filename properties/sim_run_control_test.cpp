@@ -132,7 +132,7 @@ TEST(SimRunControl, StopsAtTheEventLimitWhereTheLastEventWas) {
   EXPECT_EQ(unlimited.now(), kSec);
 }
 
-TEST(SimRunControl, ProgressEvery1024EventsAndAStopFlagEndTheRunEarly) {
+TEST(SimRunControl, ProgressEveryFewEventsAndAStopFlagEndTheRunEarly) {
   std::atomic<bool> stop{false};
   std::vector<uint64_t> seen;  // events at each progress call
   SimOptions opt{.stop = &stop};
@@ -142,9 +142,10 @@ TEST(SimRunControl, ProgressEvery1024EventsAndAStopFlagEndTheRunEarly) {
   };
   Sim sim(two_busy(100 * kSec), opt);
   EXPECT_EQ(sim.run(), RunEnd::interrupted);
-  EXPECT_EQ(sim.counters().events, 2048u);  // the flag is seen before the next event
-  EXPECT_EQ(sim.now(), 2048 * kMs);
-  EXPECT_EQ(seen, (std::vector<uint64_t>{1024, 2048, 2048}));  // and once at the end of run()
+  EXPECT_EQ(sim.counters().events, 2 * kProgressEvery);  // the flag is seen before the next event
+  EXPECT_EQ(sim.now(), 2 * kProgressEvery * kMs);
+  // And once more at the end of run().
+  EXPECT_EQ(seen, (std::vector<uint64_t>{kProgressEvery, 2 * kProgressEvery, 2 * kProgressEvery}));
 }
 
 TEST(SimRunControl, AStopBeforeTheRunHandlesNoEvent) {
