@@ -7,14 +7,16 @@
 //     sched_slice. While no task is ever in a non-root group there are no such
 //     levels, so the two runs are identical: the same sched_switch lines and
 //     the same counters;
-//  3. when every task is run=busy, sleeps, wakeups, exits and CPU placement
-//     are all decided by the ops (placement counts queued tasks, and the queued
-//     set of each CPU does not depend on who runs), and a CPU with a queued
-//     task is never idle. So both runs end with every task in the same state
-//     (sleeping / exited / queued) on the same CPU, reject the same ops, and
-//     every CPU has the same busy and idle time, to the ns.
+//  3. when every task is run=busy and no op puts one to sleep or ends it,
+//     exits and CPU placement are all decided by the ops (placement counts
+//     queued tasks, and the queued set of each CPU does not depend on who
+//     runs), and a CPU with a queued task is never idle. So both runs end with
+//     every task in the same state (sleeping / exited / queued) on the same
+//     CPU, reject the same ops, and every CPU has the same busy and idle time,
+//     to the ns.
 // (With run=/runtime= tasks none of 2..3 holds in general: how much CPU a task
-// gets decides when it sleeps.) A failure prints both scenarios and aborts.
+// gets decides when it sleeps. Nor does 3 with sleep or exit ops: a waiting
+// task blocks only when it next runs.) A failure prints both scenarios and aborts.
 #include <sstream>
 #include <cstdio>
 #include <cstdlib>
@@ -49,12 +51,15 @@ bool every_task_in_root(const Scenario& s) {
   return true;
 }
 
+// Every task run=busy, and no sleep or exit op.
 bool every_task_busy(const Scenario& s) {
   for (const TaskSpec& t : s.tasks)
     if (!std::holds_alternative<RunBusy>(t.behaviour)) return false;
-  for (const TimedOp& o : s.ops)
+  for (const TimedOp& o : s.ops) {
     if (const auto* sp = std::get_if<op::Spawn>(&o.op); sp && !std::holds_alternative<RunBusy>(sp->task.behaviour))
       return false;
+    if (std::holds_alternative<op::Sleep>(o.op) || std::holds_alternative<op::Exit>(o.op)) return false;
+  }
   return true;
 }
 

@@ -32,8 +32,6 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 
 namespace {
 
-bool queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
-
 bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t.allowed.test(cpu.index()); }
 
 // Placement without load balancing: the lowest allowed CPU with the fewest
@@ -72,16 +70,6 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
   e.parent = g.se.empty() ? EntityId{} : g.se[cpu];
   e.depth = e.parent ? s.se[e.parent].depth + 1 : 0;
   t.cpu = cpu;
-}
-
-// check_preempt_curr (kernel/sched/core.c v3.10..v6.5): an idle (or stopper)
-// CPU always reschedules; a fair one asks check_preempt_wakeup.
-void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
-  if (!s.rq[cpu].curr) {
-    resched_curr(s, cpu);
-    return;
-  }
-  check_preempt_wakeup(s, cpu, task, wake_flags);
 }
 
 // context_switch (kernel/sched/core.c): prev stops, next runs from now; the
@@ -128,7 +116,41 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
   if (running) resched_curr(s, src);
 }
 
+// The change pattern around an attribute change of a queued task (kernel/
+// sched/core.c v3.10, v4.4, v5.15: set_user_nice, do_set_cpus_allowed,
+// sched_move_task): dequeue_task, put_prev_task, the change, then
+// enqueue_task and set_next_task (change_pattern: v5.x order; v3.10/v4.4 set
+// curr first, then enqueue). put=false leaves a running task as curr.
+template <class Change>
+void change_queued_task(Sched& s, TaskId task, unsigned dequeue_flags, bool put, Change change) {
+  const Task& t = s.tasks[task];
+  put = put && s.rq[t.cpu].curr == task;
+  dequeue_task_fair(s, t.cpu, task, dequeue_flags);
+  if (put) put_prev_task_fair(s, task);
+  change();
+  if (put && !s.era.change_pattern_v5) set_next_task_fair(s, task);
+  enqueue_task_fair(s, t.cpu, task, 0);
+  if (put && s.era.change_pattern_v5) set_next_task_fair(s, task);
+}
+
+// cpumask_equal over the machine's CPUs (an empty mask is every CPU).
+bool cpumask_equal(const CpuMask& a, const CpuMask& b, unsigned nr_cpus) {
+  CpuMask all;
+  for (unsigned c = 0; c < nr_cpus; ++c) all.set(c);
+  return (a.none() ? all : a) == (b.none() ? all : b);
+}
+
 }  // namespace
+
+// check_preempt_curr (kernel/sched/core.c v3.10..v6.5): an idle (or stopper)
+// CPU always reschedules; a fair one asks check_preempt_wakeup.
+void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
+  if (!s.rq[cpu].curr) {
+    resched_curr(s, cpu);
+    return;
+  }
+  check_preempt_wakeup(s, cpu, task, wake_flags);
+}
 
 // sched_init (kernel/sched/core.c): the runqueues and the root task group,
 // ROOT_TASK_GROUP_LOAD shares, a cfs_rq per CPU and no entities.
@@ -170,8 +192,11 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
 }
 
 // sched_fork (kernel/sched/core.c v3.10..v6.5): __sched_fork, set_load_weight,
-// a CPU (the model's placement), task_fork_fair.
-TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed) {
+// sched_cgroup_fork (v5.15; v3.10/v4.4 __set_task_cpu in task_fork_fair) and
+// task_fork_fair. A parent forks on its own CPU, against its cfs_rq; then the
+// model's placement stands in for wake_up_new_task's fork balancing. Without
+// one the child is placed first and forks against its own cfs_rq there.
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent) {
   const TaskId id(s.tasks.size());
   SchedEntity e;
   e.task = id;
@@ -185,9 +210,15 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   t.pid = 1000 + id.v;
   t.se = s.se.emplace_back(e);
   s.tasks.emplace_back(std::move(t));
-  set_task_rq(s, id, select_cpu(s, s.tasks[id]));
   s.counters.forks++;
-  task_fork_fair(s, id);
+  if (parent) {
+    set_task_rq(s, id, s.tasks[parent].cpu);
+    task_fork_fair(s, id, s.se[s.tasks[parent].se].cfs_rq);
+    set_task_rq(s, id, select_cpu(s, s.tasks[id]));
+  } else {
+    set_task_rq(s, id, select_cpu(s, s.tasks[id]));
+    task_fork_fair(s, id, s.se[s.tasks[id].se].cfs_rq);
+  }
   return id;
 }
 
@@ -200,31 +231,35 @@ void wake_up_new_task(Sched& s, TaskId task) {
   check_preempt_curr(s, t.cpu, task, kWfFork);
 }
 
-// deactivate_task(DEQUEUE_SLEEP) from __schedule (or do_exit). A task that
-// is only waiting is dequeued at once too (the model's simplification).
+// deactivate_task(DEQUEUE_SLEEP) from __schedule, or do_exit: only the
+// running task blocks. After an exit nothing it still had to do is left.
 void block_task(Sched& s, TaskId task, TaskState to) {
   Task& t = s.tasks[task];
-  const bool running = s.rq[t.cpu].curr == task;
-  if (queued(t)) dequeue_task_fair(s, t.cpu, task, kDequeueSleep);
+  dequeue_task_fair(s, t.cpu, task, kDequeueSleep);
   t.state = to;
   t.gen++;
   t.deadline_passed = false;
-  if (running) resched_curr(s, t.cpu);
-  if (to == TaskState::exited) s.counters.exits++;
-  else s.counters.sleeps++;
+  resched_curr(s, t.cpu);
+  if (to == TaskState::exited) {
+    t.deferred.clear();
+    s.counters.exits++;
+  } else {
+    s.counters.sleeps++;
+  }
 }
 
-// do_exit (kernel/exit.c): a sleeping task is simply gone.
+// do_exit (kernel/exit.c): the running task blocks for good; a sleeping task
+// is simply gone.
 void do_exit(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
-  if (t.state == TaskState::exited) return;
-  if (t.state == TaskState::sleeping) {
+  if (t.state == TaskState::running) {
+    block_task(s, task, TaskState::exited);
+  } else if (t.state == TaskState::sleeping) {
     t.state = TaskState::exited;
     t.gen++;
+    t.deferred.clear();
     s.counters.exits++;
-    return;
   }
-  block_task(s, task, TaskState::exited);
 }
 
 // try_to_wake_up (kernel/sched/core.c): on the task's CPU unless its affinity
@@ -249,38 +284,56 @@ void wake_up_task(Sched& s, TaskId task) {
   check_preempt_curr(s, t.cpu, task, 0);
 }
 
-// set_user_nice (kernel/sched/core.c v3.10; v5.x change pattern, see ModelEra)
+// try_to_wake_up of a task still queued (kernel/sched/core.c: v3.10/v4.4
+// ttwu_remote, v5.15 ttwu_runnable): ttwu_do_wakeup checks preemption only.
+void ttwu_runnable(Sched& s, TaskId task) {
+  s.counters.wakeups++;
+  check_preempt_curr(s, s.tasks[task].cpu, task, 0);
+}
+
+// set_user_nice (kernel/sched/core.c v3.10, v4.4, v5.15): an unchanged nice
+// returns at once; a queued task is dequeued (DEQUEUE_SAVE from v4.4 on),
+// reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern).
+// Then v3.10..v5.4 reschedule when the nice went down, or went up on the
+// running task; v5.15 calls prio_changed_fair.
 void set_user_nice(Sched& s, TaskId task, int nice) {
   Task& t = s.tasks[task];
+  if (nice == t.nice) return;
   const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
-  const int delta = nice - t.nice;
+  const int old_nice = t.nice;
   t.nice = nice;
-  if (!queued(t)) {
+  if (!task_on_rq_queued(t)) {
     s.se[t.se].load = lw;
     return;
   }
-  const CpuId cpu = t.cpu;
-  const bool running = s.rq[cpu].curr == task;
-  dequeue_task_fair(s, cpu, task, 0);
-  if (running && s.era.change_pattern_v5) put_prev_task_fair(s, task);
-  s.se[t.se].load = lw;  // set_load_weight
-  enqueue_task_fair(s, cpu, task, 0);
-  if (delta < 0 || (delta > 0 && running)) resched_curr(s, cpu);
-  if (running && s.era.change_pattern_v5) set_next_task_fair(s, task);
+  const bool running = s.rq[t.cpu].curr == task;
+  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, [&] { s.se[t.se].load = lw; });  // set_load_weight
+  if (s.features[Feature::nice_prio_changed]) prio_changed_fair(s, task, old_nice);
+  else if (nice < old_nice || running) resched_curr(s, t.cpu);
 }
 
-// set_cpus_allowed_ptr (kernel/sched/core.c): nothing moves while the current
-// CPU stays allowed; a sleeping task moves at its next wakeup.
+// set_cpus_allowed_ptr (kernel/sched/core.c: v3.10 set_cpus_allowed_ptr; v4.4
+// __set_cpus_allowed_ptr + do_set_cpus_allowed; v5.15
+// __set_cpus_allowed_ptr_locked + __do_set_cpus_allowed + affine_move_task):
+// an unchanged mask returns at once. From v4.4 on (affinity_change_pattern)
+// a queued task goes through the change pattern with DEQUEUE_SAVE even when
+// its CPU stays allowed, which restarts a running task's slice. A queued task
+// whose CPU is no longer allowed then moves (the stopper for a running one);
+// a sleeping task moves at its next wakeup.
 void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
   Task& t = s.tasks[task];
+  if (cpumask_equal(allowed, t.allowed, s.nr_cpus())) return;
+  if (task_on_rq_queued(t) && s.features[Feature::affinity_change_pattern])
+    change_queued_task(s, task, kDequeueSave, true, [&] { t.allowed = allowed; });
   t.allowed = allowed;
-  if (!queued(t) || cpu_allowed(t, t.cpu)) return;
+  if (!task_on_rq_queued(t) || cpu_allowed(t, t.cpu)) return;
   move_queued_task(s, task, select_cpu(s, t));
 }
 
 // sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra) with
 // task_move_group_fair / task_change_group_fair's vruntime handling; seed
-// 001's early return under move_task_skip_same_group.
+// 001's early return under move_task_skip_same_group. DEQUEUE_MOVE: the
+// dequeue updates min_vruntime in every era.
 void sched_move_task(Sched& s, TaskId task, GroupId group) {
   Task& t = s.tasks[task];
   if (s.features[Feature::move_task_skip_same_group] && group == t.group) return;
@@ -295,20 +348,11 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
     return;
   }
   const bool running = s.rq[cpu].curr == task;
-  dequeue_task_fair(s, cpu, task, 0);
-  if (running) put_prev_task_fair(s, task);
-  t.group = group;
-  set_task_rq(s, task, cpu);
-  if (s.era.change_pattern_v5) {
-    enqueue_task_fair(s, cpu, task, 0);
-    if (running) {
-      set_next_task_fair(s, task);
-      resched_curr(s, cpu);
-    }
-  } else {
-    if (running) set_next_task_fair(s, task);
-    enqueue_task_fair(s, cpu, task, 0);
-  }
+  change_queued_task(s, task, kDequeueSave | kDequeueMove, true, [&] {
+    t.group = group;
+    set_task_rq(s, task, cpu);
+  });
+  if (running && s.era.change_pattern_v5) resched_curr(s, cpu);
 }
 
 // __schedule (kernel/sched/core.c), the CFS part: pick, then switch if the

@@ -15,15 +15,18 @@ void sched_init(Sched& s, unsigned nr_cpus);
 // sched_create_group: a group under parent with cpu.shares `shares`.
 GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t shares);
 
-// sched_fork: a new task and its entity in `group`, placed on a CPU; not yet queued.
-TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed);
+// sched_fork: a new task and its entity in `group`, placed on a CPU; not yet
+// queued. parent: the running task that forks it, or none (docs/model.md, "Fork").
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent);
 // wake_up_new_task: queue the forked task.
 void wake_up_new_task(Sched& s, TaskId task);
 // try_to_wake_up of a sleeping task.
 void wake_up_task(Sched& s, TaskId task);
-// deactivate_task: a running or runnable task sleeps or exits.
+// try_to_wake_up of a runnable task (one whose sleep has not happened yet).
+void ttwu_runnable(Sched& s, TaskId task);
+// deactivate_task: the running task sleeps or exits.
 void block_task(Sched& s, TaskId task, TaskState to);
-// do_exit: any task that has not exited yet.
+// do_exit: the running task, or a sleeping one; others are left alone.
 void do_exit(Sched& s, TaskId task);
 
 void set_user_nice(Sched& s, TaskId task, int nice);

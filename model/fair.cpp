@@ -167,7 +167,8 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
 }
 
 // dequeue_entity (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(se)
-// before update_min_vruntime)
+// before update_min_vruntime; v5.4+ skips update_min_vruntime on DEQUEUE_SAVE
+// without DEQUEUE_MOVE, so that the entity is put back where it was)
 void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   update_curr(s, cq);
   CfsRq& c = s.cfs[cq];
@@ -179,7 +180,8 @@ void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   account_entity_dequeue(s, cq, sei);
   if (!(flags & kDequeueSleep)) s.se[sei].vruntime -= c.min_vruntime;
   if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
-  update_min_vruntime(s, cq);
+  const bool save = (flags & (kDequeueSave | kDequeueMove)) == kDequeueSave;
+  if (!save || !s.features[Feature::dequeue_save_keeps_min_vruntime]) update_min_vruntime(s, cq);
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
   s.counters.dequeues++;
 }
@@ -259,6 +261,7 @@ void clear_buddies(Sched& s, CfsRqId cq, EntityId sei) {
 // pick_next_entity (kernel/sched/fair.c v3.10: leftmost; v3.15+: the
 // still-queued curr competes with the leftmost), then the next and last buddies
 // when they are within wakeup_gran of it. No skip buddy (no yield op yet).
+// v3.10..v5.4 clear the picked entity's buddies here; v5.15 in set_next_entity.
 EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   CfsRq& c = s.cfs[cq];
   EntityId left = c.first();
@@ -266,7 +269,7 @@ EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   EntityId se = left;
   if (c.next && wakeup_preempt_entity(s, c.next, left) < 1) se = c.next;
   else if (c.last && wakeup_preempt_entity(s, c.last, left) < 1) se = c.last;
-  clear_buddies(s, cq, se);
+  if (!s.features[Feature::clear_buddies_on_set_next]) clear_buddies(s, cq, se);
   return se;
 }
 
@@ -280,8 +283,10 @@ void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
   s.cfs[cq].curr = EntityId{};
 }
 
-// set_next_entity (kernel/sched/fair.c v3.10..v6.5)
+// set_next_entity (kernel/sched/fair.c v3.10..v6.5; v5.15 clears se's
+// buddies first, v3.10..v5.4 leave that to pick_next_entity)
 void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
+  if (s.features[Feature::clear_buddies_on_set_next]) clear_buddies(s, cq, sei);
   SchedEntity& e = s.se[sei];
   if (e.on_rq) {
     if (e.is_task()) wait_end(s, e.task);
@@ -453,18 +458,31 @@ TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
   return p;
 }
 
-// task_fork_fair (kernel/sched/fair.c v3.10..v6.2): the child starts at the
-// parent cfs_rq's curr vruntime, placed with START_DEBIT, then normalised.
-// The model's "parent" is whatever runs on the child's cfs_rq on its CPU
-// (docs/model.md): a spawn has no real parent task.
-void task_fork_fair(Sched& s, TaskId task) {
+// task_fork_fair (kernel/sched/fair.c v3.10, v4.4, v5.15): on cq, the
+// parent's cfs_rq (task_cfs_rq(current)), the child starts at cq's curr
+// vruntime, placed with START_DEBIT, then normalised against cq. Without a
+// parent task cq is the child's own cfs_rq on its CPU (docs/model.md, "Fork").
+void task_fork_fair(Sched& s, TaskId task, CfsRqId cq) {
   const EntityId sei = s.tasks[task].se;
-  const CfsRqId cq = s.se[sei].cfs_rq;
   update_curr(s, cq);
   const EntityId curr = s.cfs[cq].curr;
   if (curr) s.se[sei].vruntime = s.se[curr].vruntime;
   place_entity(s, cq, sei, true);
   s.se[sei].vruntime -= s.cfs[cq].min_vruntime;
+}
+
+// prio_changed_fair (kernel/sched/fair.c v5.15): nothing when the root
+// cfs_rq holds one entity; the running task reschedules only when its nice
+// went up, a waiting one goes through check_preempt_curr.
+void prio_changed_fair(Sched& s, TaskId task, int old_nice) {
+  const Task& t = s.tasks[task];
+  if (!task_on_rq_queued(t)) return;
+  if (s.cfs[s.rq[t.cpu].cfs].nr_running == 1) return;
+  if (s.rq[t.cpu].curr == task) {
+    if (t.nice > old_nice) resched_curr(s, t.cpu);
+  } else {
+    check_preempt_curr(s, t.cpu, task, 0);
+  }
 }
 
 // sched_group_set_shares (kernel/sched/fair.c v3.10..v6.5)

@@ -15,7 +15,10 @@ TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev);  // kIdle when not
 void put_prev_task_fair(Sched& s, TaskId task);
 void set_next_task_fair(Sched& s, TaskId task);
 void task_tick_fair(Sched& s, CpuId cpu);
-void task_fork_fair(Sched& s, TaskId task);
+// cq: the forking task's cfs_rq (task_cfs_rq(current)).
+void task_fork_fair(Sched& s, TaskId task, CfsRqId cq);
+// After set_user_nice changed a queued task's nice from old_nice.
+void prio_changed_fair(Sched& s, TaskId task, int old_nice);
 
 // sched_group_set_shares: shares in cpu.shares units, clamped as the kernel does.
 void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares);

@@ -73,7 +73,9 @@ struct OpScope {
     return std::visit(
         Overloaded{
             [&](const op::Spawn& s) {
-              return !has_task(s.task.name) && depth_of(s.task.group) >= 0 && cpus_fit(s.task.cpus);
+              const TaskSpec& t = s.task;  // an empty group is the parent's
+              return !has_task(t.name) && (t.parent.empty() || has_task(t.parent)) &&
+                     (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus);
             },
             [&](const op::Exit& e) { return has_task(e.task); },
             [&](const op::Sleep& s) { return has_task(s.task); },

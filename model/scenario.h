@@ -1,4 +1,4 @@
-// A scenario: the data behind a scenario file (DESIGN "Scenario files") and
+// A scenario: the data behind a scenario file (docs/scenario-format.md) and
 // the one operation vocabulary (Op) that scenario files, RapidCheck commands
 // and the fuzz decoders all produce.
 #pragma once
@@ -50,10 +50,13 @@ using Behaviour = std::variant<RunBusy, RunPeriodic, RunWallclock>;
 
 struct TaskSpec {
   std::string name;
+  // Its cgroup. Empty only with a parent: the parent's group at the spawn.
   std::string group = "/";
   int nice = 0;
   CpuMask cpus;  // empty = all
   Behaviour behaviour = RunBusy{};
+  // The task that forks it (`parent=`); empty: none, as docs/model.md "Fork" says.
+  std::string parent;
   bool operator==(const TaskSpec&) const = default;
 };
 

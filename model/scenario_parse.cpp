@@ -328,19 +328,27 @@ class Parser {
     group_decls_.push_back(here(col));
   }
 
-  // Task fields from toks_[first] on; at= only when at is given.
+  // Task fields from toks_[first] on; at= only when at is given. With parent=
+  // and no group=, the group is left empty: the parent's, when it forks.
   TaskSpec task_spec(const Token& name_tok, std::size_t first, std::optional<Nanos>* at, SourceLoc& group_loc,
-                     SourceLoc& at_loc) {
+                     SourceLoc& parent_loc, SourceLoc& at_loc) {
     TaskSpec t;
     t.name = name(name_tok, "task");
     declare_task(name_tok.col);
     group_loc = here(name_tok.col);
+    bool has_group = false;
     const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
     const std::vector<KeyValue> kvs = key_values(first);
     for (const KeyValue& kv : kvs) {
       if (kv.key == "group") {
         t.group = group_path(kv.value, kv.value_col, true);
         group_loc = here(kv.value_col);
+        has_group = true;
+      } else if (kv.key == "parent") {
+        t.parent = name({kv.value, kv.value_col}, "parent task");
+        if (t.parent == t.name) fail(kv.value_col, "task " + quote(t.name) + " cannot be its own parent");
+        parent_loc = here(kv.value_col);
+        if (!has_group) t.group.clear();
       } else if (kv.key == "nice") {
         t.nice = nice_value(kv.value, kv.value_col);
       } else if (kv.key == "cpus") {
@@ -355,7 +363,7 @@ class Parser {
         *at = duration(kv.value, kv.value_col, "at");
         at_loc = here(kv.value_col);
       } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, nice, cpus, run, runtime, sleep" +
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep" +
                              (at ? ", at)" : "; the time is the at time)"));
       }
     }
@@ -383,18 +391,21 @@ class Parser {
   void st_task() {
     expect_some(1, "task NAME key=value ...");
     std::optional<Nanos> at;
-    SourceLoc group_loc, at_loc;
-    TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, at_loc);
+    SourceLoc group_loc, parent_loc, at_loc;
+    TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, parent_loc, at_loc);
     if (at) {
       if (pending_.size() == kMaxOps) fail(at_loc.col, "more than " + std::to_string(kMaxOps) + " timed ops");
-      pending_.push_back({{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, {}});
+      pending_.push_back(
+          {{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, parent_loc, {}});
       return;
     }
     if (const auto it = tasks_.find(t.name); it != tasks_.end())
       fail(toks_[1].col, "duplicate task name " + quote(t.name) + " (first at line " + std::to_string(it->second.line) +
                              ")");
-    if (!groups_.count(t.group) && t.group != "/")
+    if (!t.group.empty() && !groups_.count(t.group) && t.group != "/")
       fail_at(group_loc, "unknown group " + quote(t.group) + " (declare it with a group line before this task)");
+    if (!t.parent.empty() && !tasks_.count(t.parent))
+      fail_at(parent_loc, "unknown parent task " + quote(t.parent) + " (declare it with a task line before this one)");
     tasks_[t.name] = here(toks_[1].col);
     s_.tasks.push_back(std::move(t));
   }
@@ -406,7 +417,7 @@ class Parser {
     expect_some(2, "an op after the time");
     const Token& opt = toks_[2];
     const std::string_view o = opt.text;
-    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}};
+    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}, {}};
     auto task_arg = [&](std::size_t i) {
       p.task = here(toks_[i].col);
       return name(toks_[i], "task");
@@ -418,7 +429,7 @@ class Parser {
     if (o == "spawn") {
       expect_some(3, "at <time> spawn NAME key=value ...");
       SourceLoc at_loc;
-      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, at_loc)};
+      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, p.parent, at_loc)};
       p.task = here(toks_[3].col);
     } else if (o == "exit" || o == "sleep" || o == "wake") {
       expect_args(3, 1, "at <time> " + std::string(o) + " TASK");

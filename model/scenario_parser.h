@@ -21,8 +21,8 @@ struct ParseFailure {
 // A timed op as parsed, with the places its names came from.
 struct PendingOp {
   TimedOp op;
-  SourceLoc time, task, group;  // task/group: line 0 when the op names none
-  SourceLoc value;              // an advance's duration
+  SourceLoc time, task, group, parent;  // task/group/parent: line 0 when the op names none
+  SourceLoc value;                      // an advance's duration
 };
 
 // Names declared by the time-0 `task` and `group` lines, and where.

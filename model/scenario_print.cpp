@@ -14,7 +14,9 @@ using namespace scenario_text;
 namespace {
 
 std::string task_fields(const TaskSpec& t) {
-  std::string s = "group=" + t.group + " nice=" + std::to_string(t.nice);
+  std::string s = t.group.empty() ? "" : "group=" + t.group + " ";
+  if (!t.parent.empty()) s += "parent=" + t.parent + " ";
+  s += "nice=" + std::to_string(t.nice);
   if (t.cpus.any()) s += " cpus=" + format_cpu_list(t.cpus);
   std::visit(
       [&](const auto& b) {

@@ -1,6 +1,6 @@
-// Scenario files (DESIGN "Scenario files"; docs/scenario-format.md): the
-// parser, the canonical printer and their helpers. print_scenario's output
-// parses back to an equal Scenario, and printing that again gives the same text.
+// Scenario files (docs/scenario-format.md): the parser, the canonical printer
+// and their helpers. print_scenario's output parses back to an equal Scenario,
+// and printing that again gives the same text.
 #pragma once
 #include <optional>
 #include <string>

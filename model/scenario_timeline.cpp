@@ -23,10 +23,10 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
   auto when = [](const PendingOp* p) { return format_duration(p->op.at) + ", line " + std::to_string(p->op.loc.line); };
   for (const PendingOp& p : ops) {
     const std::string at_text = " at " + format_duration(p.op.at);
-    auto need_task = [&](const std::string& t) {
+    auto need_task = [&](const std::string& t, const SourceLoc& loc) {
       if (tasks.count(t)) return;
       const auto it = spawn_of.find(t);
-      fail_at(p.task, "task " + quote(t) + " does not exist" + at_text +
+      fail_at(loc, "task " + quote(t) + " does not exist" + at_text +
                           (it != spawn_of.end() ? " (spawned at " + when(it->second) + ")" : ""));
     };
     auto need_group = [&](const std::string& g, std::string_view what = "group ", std::string_view of = "") {
@@ -42,7 +42,8 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
             if (const auto it = tasks.find(o.task.name); it != tasks.end())
               fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
                                   std::to_string(it->second.line) + ")");
-            need_group(o.task.group);
+            if (!o.task.group.empty()) need_group(o.task.group);  // empty: the parent's
+            if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
             tasks[o.task.name] = p.task;
           } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
             if (const auto it = groups.find(o.group.path); it != groups.end())
@@ -53,10 +54,10 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
           } else if constexpr (std::is_same_v<T, op::SetShares>) {
             need_group(o.group);
           } else if constexpr (std::is_same_v<T, op::MoveTask>) {
-            need_task(o.task);
+            need_task(o.task, p.task);
             need_group(o.group);
           } else if constexpr (!std::is_same_v<T, op::Advance>) {
-            need_task(o.task);
+            need_task(o.task, p.task);
           }
         },
         p.op.op);

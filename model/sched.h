@@ -30,7 +30,7 @@ constexpr int kMaxDepth = 32;     // task groups nest at most this deep (sched_s
 
 // Flags (kernel/sched/sched.h ENQUEUE_* / DEQUEUE_*, WF_FORK).
 constexpr unsigned kEnqueueWakeup = 1, kEnqueueMigrated = 2;
-constexpr unsigned kDequeueSleep = 1;
+constexpr unsigned kDequeueSleep = 1, kDequeueSave = 2, kDequeueMove = 4;
 constexpr unsigned kWfFork = 1;
 
 // Code-shape differences between the kernel eras that are not sched_feats:
@@ -51,9 +51,9 @@ struct ModelEra {
   // v4.6+ enqueue_entity renormalises a non-curr entity after update_curr.
   bool renorm_after_update_curr = true;
   // The v5.x "change pattern": set_user_nice does put_prev_task/set_next_task
-  // around the change, and sched_move_task enqueues before set_next_task and
-  // then reschedules. v3.10/v4.4: set_user_nice leaves curr in place, and
-  // sched_move_task sets curr before enqueueing.
+  // around the change, and sched_move_task and do_set_cpus_allowed enqueue
+  // before set_next_task (sched_move_task then reschedules). v3.10/v4.4:
+  // set_user_nice leaves curr in place, the others set curr before enqueueing.
   bool change_pattern_v5 = true;
   // sched_proc_update_handler (sysctl, up to v5.12) recomputes sched_nr_latency
   // on a latency/min_granularity write; v5.13+ debugfs writes do not.
@@ -171,8 +171,15 @@ struct Task {
   bool deadline_passed = false;   // runtime=: the deadline passed while it waited
   Nanos wait_start = 0;
   bool waiting = false;
+  // A task acts only while it runs: the sleep and exit ops that named it, and
+  // the spawns it is to fork, while it was not running. They take effect when
+  // it next runs (sim.cpp; docs/model.md).
+  std::vector<Op> deferred;
   TaskStats stats;
 };
+
+// task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
+inline bool task_on_rq_queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
 
 // struct rq (kernel/sched/sched.h), the parts the CFS model needs.
 struct Rq {
@@ -241,5 +248,8 @@ inline void resched_curr(Sched& s, CpuId cpu) {
   s.nr_need_resched += !r.need_resched;
   r.need_resched = true;
 }
+// check_preempt_curr (kernel/sched/core.c; core.cpp): whether a task just
+// queued on cpu preempts what runs there.
+void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags);
 
 }  // namespace cfsv

@@ -30,10 +30,12 @@ CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) {
   return m;
 }
 
-// sched_proc_update_handler / update_sysctl (kernel/sched/fair.c v3.10) for
-// the sysctl era; plain debugfs writes (kernel/sched/debug.c v5.13+)
-// otherwise. Returns what is wrong with the setting, "" when it applied.
-std::string apply_setting(Sched& sch, const Setting& s, uint64_t& factor, Tunables& normalized) {
+// A tunable write after boot: sched_proc_update_handler (kernel/sched/fair.c
+// v3.10, v4.4) recomputes sched_nr_latency after a latency/min_granularity/
+// wakeup_granularity write; the v5.13+ debugfs files (kernel/sched/debug.c)
+// are plain writes. `scaling` was applied at boot. Returns what is wrong with
+// the setting, "" when it applied.
+std::string apply_setting(Sched& sch, const Setting& s) {
   Tunables& tun = sch.tun;
   const uint64_t v = s.value;
   const bool gran = s.key == "latency" || s.key == "min_granularity" || s.key == "wakeup_granularity";
@@ -46,22 +48,8 @@ std::string apply_setting(Sched& sch, const Setting& s, uint64_t& factor, Tunabl
   else if (s.key == "migration_cost") tun.migration_cost_ns = v;
   else if (s.key == "nr_latency") tun.nr_latency = v;
   else if (s.key == "nr_migrate") tun.nr_migrate = static_cast<uint32_t>(v);
-  else if (s.key == "scaling") {
-    // sched_scaling_write / sysctl_sched_tunable_scaling -> update_sysctl()
-    tun.scaling = static_cast<TunableScaling>(std::min<uint64_t>(v, 2));
-    factor = Tunables::scaling_factor(sch.nr_cpus(), tun.scaling);
-    tun.latency_ns = factor * normalized.latency_ns;
-    tun.min_granularity_ns = factor * normalized.min_granularity_ns;
-    tun.wakeup_granularity_ns = factor * normalized.wakeup_granularity_ns;
-  } else {
-    error = "unknown setting '" + s.key + "'";
-  }
-  if (gran && sch.era.sysctl_recomputes_nr_latency) {
-    tun.recompute_nr_latency();
-    normalized.latency_ns = tun.latency_ns / factor;
-    normalized.min_granularity_ns = tun.min_granularity_ns / factor;
-    normalized.wakeup_granularity_ns = tun.wakeup_granularity_ns / factor;
-  }
+  else if (s.key != "scaling") error = "unknown setting '" + s.key + "'";
+  if (gran && sch.era.sysctl_recomputes_nr_latency) tun.recompute_nr_latency();
   return error;
 }
 
@@ -86,12 +74,16 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
   sched_init(s_, n);
   group_by_path_.emplace("/", kRootGroup);
-  // The profile's normalised tunables scaled for the CPUs, then each `set`.
+  // Boot (sched_init_granularity -> update_sysctl, kernel/sched/fair.c
+  // v3.10..v6.5): the profile's normalised tunables scaled for the CPUs with
+  // the scenario's `scaling`, a boot-time setting (the last one written wins;
+  // docs/model.md says why). Then every other `set`, in file order.
   Tunables normalized = p->tunables;
-  uint64_t factor = Tunables::scaling_factor(n, normalized.scaling);
+  for (const Setting& st : sc_.settings)
+    if (st.key == "scaling") normalized.scaling = static_cast<TunableScaling>(std::min<uint64_t>(st.value, 2));
   s_.tun = normalized.for_cpus(n);
   for (const Setting& st : sc_.settings)
-    if (std::string e = apply_setting(s_, st, factor, normalized); !e.empty()) last_error_ = std::move(e);
+    if (std::string e = apply_setting(s_, st); !e.empty()) last_error_ = std::move(e);
 
   s_.se.reserve(64 + sc_.tasks.size() + sc_.groups.size() * n);
   s_.tasks.reserve(sc_.tasks.size() + 16);
@@ -200,6 +192,10 @@ void Sim::end_burst(TaskId task) {
 void Sim::arm_stop(CpuId cpu) {
   const Rq& r = s_.rq[cpu];
   const Task& t = s_.tasks[r.curr];
+  if (!t.deferred.empty()) {  // ops that waited for it to run: at once
+    events_.push({s_.now, EvKind::stop, cpu.v, r.stop_gen});
+    return;
+  }
   std::visit(Overloaded{
                  [](const RunBusy&) {},
                  [&](const RunPeriodic& b) {
@@ -243,7 +239,8 @@ bool Sim::handle(const Event& e) {
       const Rq& r = s_.rq[CpuId(e.id)];
       if (e.gen != r.stop_gen || !r.curr) return false;
       s_.now = e.t;
-      end_burst(r.curr);
+      if (!s_.tasks[r.curr].deferred.empty()) run_deferred_ops(r.curr);
+      else end_burst(r.curr);
       return true;
     }
     case EvKind::deadline: {
@@ -374,6 +371,9 @@ struct Sim::OpHandler {
     if (!g) *r = sim.reject("no group '" + path + "'");
     return g;
   }
+  // A task acts only while it runs, after the ops that waited for it to run:
+  // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
+  static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
 
   R operator()(const op::Spawn& o) {
     const TaskSpec& spec = o.task;
@@ -381,7 +381,10 @@ struct Sim::OpHandler {
     if (spec.name.empty()) return sim.reject("a task needs a name");
     if (sim.task_index(spec.name)) return sim.reject("task '" + spec.name + "' exists (names are never reused)");
     if (s.tasks.size() >= kMaxTasks) return sim.reject("more than " + std::to_string(kMaxTasks) + " tasks");
-    const GroupId g = group(spec.group, &r);
+    const TaskId parent = spec.parent.empty() ? TaskId{} : live_task(spec.parent, &r);
+    if (!spec.parent.empty() && !parent) return r;
+    // An empty group is the parent's (its group when it forks).
+    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].group : group(spec.group, &r);
     if (!g) return r;
     if (spec.nice < kNiceMin || spec.nice > kNiceMax) return sim.reject("nice out of range");
     const bool zero_loop = std::visit(Overloaded{
@@ -393,7 +396,11 @@ struct Sim::OpHandler {
     if (zero_loop) return sim.reject("a 0 run with a 0 sleep never lets time pass");
     const CpuMask allowed = trim_to(spec.cpus, s.nr_cpus());
     if (spec.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
-    const TaskId t = sched_fork(s, spec, g, allowed);
+    if (parent && !acts_now(s.tasks[parent])) {  // it forks when it next runs
+      s.tasks[parent].deferred.push_back(o);
+      return applied;
+    }
+    const TaskId t = sched_fork(s, spec, g, allowed, parent);
     sim.task_by_name_.emplace(spec.name, t);
     wake_up_new_task(s, t);
     sim.begin_burst(t);
@@ -403,23 +410,31 @@ struct Sim::OpHandler {
     R r{};
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
-    do_exit(s, t);
+    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
+    else do_exit(s, t);
     return applied;
   }
   R operator()(const op::Sleep& o) {
     R r{};
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
-    if (s.tasks[t].state != TaskState::sleeping) block_task(s, t, TaskState::sleeping);
+    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
+    else if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
     return applied;
   }
+  // A sleeping task wakes; a waiting one whose sleep is still to come stays
+  // queued and is checked for preemption.
   R operator()(const op::Wake& o) {
     R r{};
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
-    if (s.tasks[t].state == TaskState::sleeping) {
+    Task& k = s.tasks[t];
+    if (k.state == TaskState::sleeping) {
       wake_up_task(s, t);
       sim.begin_burst(t);
+    } else if (k.state == TaskState::runnable &&
+               std::erase_if(k.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {
+      ttwu_runnable(s, t);
     }
     return applied;
   }
@@ -486,6 +501,24 @@ ApplyResult Sim::apply(const Op& op, SourceLoc loc) {
     after_step("op", -1, &op);
   }
   return r;
+}
+
+// The ops that waited for the task to run, in order, now that it runs; a
+// sleep leaves the rest for its next run. Then its burst's end is armed.
+void Sim::run_deferred_ops(TaskId task) {
+  std::vector<Op> ops = std::move(s_.tasks[task].deferred);
+  s_.tasks[task].deferred.clear();
+  for (auto op = ops.begin(); op != ops.end(); ++op) {
+    const TaskState st = s_.tasks[task].state;
+    if (st != TaskState::running) {
+      if (st == TaskState::sleeping) s_.tasks[task].deferred.assign(op, ops.end());
+      break;
+    }
+    applying_ = &*op;  // for a rejection: its line is not kept
+    applying_loc_ = {};
+    std::visit(OpHandler{*this}, *op);
+  }
+  if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);
 }
 
 std::string describe(const Op& op) {

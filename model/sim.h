@@ -140,6 +140,7 @@ class Sim {
   // Task behaviours: their bursts, deadlines and wake timers, and the tick.
   void begin_burst(TaskId task);
   void end_burst(TaskId task);  // the behaviour's run ended: sleep or exit
+  void run_deferred_ops(TaskId task);  // Task::deferred, now that the task runs
   void arm_stop(CpuId cpu);
   void arm_tick(CpuId cpu);
   bool handle(const Event& e);  // false: a stale event, ignored

@@ -29,7 +29,7 @@ ParseError parse_err(std::string_view text) {
   return {};
 }
 
-TaskSpec busy(std::string name) { return {std::move(name), "/", 0, {}, RunBusy{}}; }
+TaskSpec busy(std::string name) { return {std::move(name), "/", 0, {}, RunBusy{}, ""}; }
 
 CpuMask cpus(std::initializer_list<unsigned> list) {
   CpuMask m;
@@ -179,13 +179,34 @@ TEST(ScenarioStatements, TasksAndTheirBehaviours) {
       "task zero run=1ms sleep=0\n"
       "run 1s\n");
   ASSERT_EQ(s.tasks.size(), 7u);
-  EXPECT_EQ(s.tasks[0], (TaskSpec{"busy0", "/g0", 0, cpus({3}), RunBusy{}}));
-  EXPECT_EQ(s.tasks[1], (TaskSpec{"dflt", "/", 0, {}, RunBusy{}}));
-  EXPECT_EQ(s.tasks[2], (TaskSpec{"per", "/", -20, cpus({0, 2, 4, 5, 6, 7}), RunPeriodic{1'000'000, 9'000'000}}));
-  EXPECT_EQ(s.tasks[3], (TaskSpec{"once", "/", 19, {}, RunPeriodic{2'500'000, std::nullopt}}));
-  EXPECT_EQ(s.tasks[4], (TaskSpec{"wall", "/", 0, {}, RunWallclock{3'000'000, 7'000'000}}));
-  EXPECT_EQ(s.tasks[5], (TaskSpec{"wall2", "/", 0, {}, RunWallclock{3'000'000, std::nullopt}}));
+  EXPECT_EQ(s.tasks[0], (TaskSpec{"busy0", "/g0", 0, cpus({3}), RunBusy{}, ""}));
+  EXPECT_EQ(s.tasks[1], (TaskSpec{"dflt", "/", 0, {}, RunBusy{}, ""}));
+  EXPECT_EQ(s.tasks[2], (TaskSpec{"per", "/", -20, cpus({0, 2, 4, 5, 6, 7}), RunPeriodic{1'000'000, 9'000'000}, ""}));
+  EXPECT_EQ(s.tasks[3], (TaskSpec{"once", "/", 19, {}, RunPeriodic{2'500'000, std::nullopt}, ""}));
+  EXPECT_EQ(s.tasks[4], (TaskSpec{"wall", "/", 0, {}, RunWallclock{3'000'000, 7'000'000}, ""}));
+  EXPECT_EQ(s.tasks[5], (TaskSpec{"wall2", "/", 0, {}, RunWallclock{3'000'000, std::nullopt}, ""}));
   EXPECT_EQ(s.tasks[6].behaviour, Behaviour(RunPeriodic{1'000'000, 0}));
+}
+
+// parent=: the forking task. Without group=, the child's group is left empty
+// (the parent's, when it forks) and printed back without group=.
+TEST(ScenarioStatements, TasksWithAParent) {
+  const std::string text =
+      "kernel v5.15\ntopology sockets=1 cores=1 threads=1\n"
+      "group /g shares=1024\n"
+      "task p group=/g nice=0 run=busy\n"
+      "task c parent=p nice=0 run=busy\n"
+      "at 1ms spawn d group=/ parent=c nice=0 run=busy\n"
+      "run 10ms\n";
+  const Scenario s = parse_ok(text);
+  ASSERT_EQ(s.tasks.size(), 2u);
+  EXPECT_EQ(s.tasks[1], (TaskSpec{"c", "", 0, {}, RunBusy{}, "p"}));
+  ASSERT_EQ(s.ops.size(), 1u);
+  EXPECT_EQ(s.ops[0].op, Op(op::Spawn{TaskSpec{"d", "/", 0, {}, RunBusy{}, "c"}}));
+  EXPECT_EQ(print_scenario(s), text);
+  // The key may come before or after group=; group= always wins.
+  EXPECT_EQ(parse_ok("task p\ntask c group=/ parent=p\nrun 1s").tasks[1].group, "/");
+  EXPECT_EQ(parse_ok("task p\ntask c parent=p group=/\nrun 1s").tasks[1].group, "/");
 }
 
 TEST(ScenarioStatements, EveryTimedOp) {
@@ -211,8 +232,8 @@ TEST(ScenarioStatements, EveryTimedOp) {
       "task v at=0.5ms runtime=1ms\n"
       "run 11.5ms\n");
   const std::vector<Op> ops = {
-      op::Spawn{TaskSpec{"v", "/", 0, {}, RunWallclock{1'000'000, std::nullopt}}},
-      op::Spawn{TaskSpec{"u", "/a", 3, cpus({1, 2}), RunPeriodic{1'000'000, 2'000'000}}},
+      op::Spawn{TaskSpec{"v", "/", 0, {}, RunWallclock{1'000'000, std::nullopt}, ""}},
+      op::Spawn{TaskSpec{"u", "/a", 3, cpus({1, 2}), RunPeriodic{1'000'000, 2'000'000}, ""}},
       op::Exit{"u"},
       op::Sleep{"t"},
       op::Wake{"t"},
@@ -385,6 +406,13 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"task a run=1ms sleep=2\nrun 1s", 1, 22, "missing unit"},
         ErrorCase{"task a run=sometimes\nrun 1s", 1, 12, "bad run 'sometimes'"},
         ErrorCase{"task a at=2s\nrun 1s", 1, 11, "time 2s is after the end of the run (run 1s, line 2)"},
+        ErrorCase{"task a parent=a\nrun 1s", 1, 15, "task 'a' cannot be its own parent"},
+        ErrorCase{"task a parent=b\nrun 1s", 1, 15, "unknown parent task 'b' (declare it with a task line before"},
+        ErrorCase{"task a parent=b\ntask b\nrun 1s", 1, 15, "unknown parent task 'b'"},
+        ErrorCase{"task a parent=b/c\nrun 1s", 1, 15, "bad parent task name 'b/c'"},
+        ErrorCase{"task a parent=b at=2ms\nrun 1s", 1, 15, "task 'b' does not exist at 2ms"},
+        ErrorCase{"task b at=3ms\nat 2ms spawn a parent=b\nrun 1s", 2, 23,
+                  "task 'b' does not exist at 2ms (spawned at 3ms, line 1)"},
         // CPU lists (checked against the topology at the end of the file)
         ErrorCase{"task a cpus=\nrun 1s", 1, 8, "expected key=value"},
         ErrorCase{"task a cpus=0,,1\nrun 1s", 1, 15, "empty item in CPU list"},
@@ -518,10 +546,16 @@ CpuMask any_cpus(unsigned nr_cpus) {
   return m;
 }
 
-TaskSpec any_task(std::string name, const std::vector<std::string>& groups, unsigned nr_cpus) {
+// parents: the tasks that may fork it (spawned before it).
+TaskSpec any_task(std::string name, const std::vector<std::string>& groups, unsigned nr_cpus,
+                  const std::vector<std::string>& parents) {
   TaskSpec t;
   t.name = std::move(name);
   t.group = *rc::gen::elementOf(groups);
+  if (!parents.empty() && *rc::gen::inRange(0, 3) == 0) {
+    t.parent = *rc::gen::elementOf(parents);
+    if (*rc::gen::arbitrary<bool>()) t.group.clear();  // the parent's group
+  }
   t.nice = *rc::gen::inRange(-20, 20);
   t.cpus = any_cpus(nr_cpus);
   // A task that sleeps repeats at least every kMinPeriod.
@@ -585,8 +619,8 @@ rc::Gen<Scenario> any_scenario() {
     for (int i = 0, n = *rc::gen::inRange(0, 5); i < n; ++i) s.groups.push_back(new_group("g" + std::to_string(i)));
     std::vector<std::string> tasks;
     for (int i = 0, n = *rc::gen::inRange(0, 6); i < n; ++i) {
-      tasks.push_back("t" + std::to_string(i));
-      s.tasks.push_back(any_task(tasks.back(), groups, nr_cpus));
+      s.tasks.push_back(any_task("t" + std::to_string(i), groups, nr_cpus, tasks));
+      tasks.push_back(s.tasks.back().name);
     }
 
     std::vector<Nanos> times = *rc::gen::container<std::vector<Nanos>>(
@@ -600,8 +634,8 @@ rc::Gen<Scenario> any_scenario() {
       Op o;
       switch (kind) {
         case 0: {
+          o = op::Spawn{any_task("s" + std::to_string(i), groups, nr_cpus, tasks)};
           tasks.push_back("s" + std::to_string(i));
-          o = op::Spawn{any_task(tasks.back(), groups, nr_cpus)};
           break;
         }
         case 1: o = op::CreateGroup{new_group("c" + std::to_string(i))}; break;

@@ -72,6 +72,10 @@ inline rc::Gen<TaskSpec> gen_task_spec(const SimNames& m, std::string name) {
     t.nice = *properties::gen_nice();
     t.cpus = *gen_affinity(m.nr_cpus);
     t.behaviour = *gen_behaviour();
+    if (!m.tasks.empty() && *properties::gen_uniform(0, 3) == 3) {  // forked by a task, in its group or not
+      t.parent = *gen_pick(m.tasks);
+      if (*properties::gen_uniform(0, 1) == 1) t.group.clear();
+    }
     return t;
   });
 }

@@ -94,6 +94,25 @@ struct Driver {
   }
 };
 
+// The task an op names ("" for group ops and advance).
+struct NamedTask {
+  std::string operator()(const op::Spawn& o) const { return o.task.name; }
+  std::string operator()(const op::CreateGroup&) const { return ""; }
+  std::string operator()(const op::SetShares&) const { return ""; }
+  std::string operator()(const op::Advance&) const { return ""; }
+  template <class O> std::string operator()(const O& o) const { return o.task; }
+};
+
+// Whether the scenario spawns `child` from a parent: then it exists only once
+// that parent has run to fork it (never, if the parent exited first).
+bool has_parent(const Scenario& sc, const std::string& child) {
+  for (const TaskSpec& t : sc.tasks)
+    if (t.name == child) return !t.parent.empty();
+  for (const TimedOp& o : sc.ops)
+    if (const auto* sp = std::get_if<op::Spawn>(&o.op); sp && sp->task.name == child) return !sp->task.parent.empty();
+  return false;
+}
+
 // One command per kind of Op. Its op is generated from the model when the
 // command is made; shrinking keeps it only while the names it uses exist.
 template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
@@ -108,12 +127,18 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     const ApplyResult r = d.step_at(d.sim.now(), op);
     d.require_ok();
     // Every op the generator makes names things that were made, so the only
-    // rejection is of an op that names a task that has exited since (by an
-    // exit op, or by itself: run= without sleep=).
+    // rejections are of an op that names a task that has exited since (by an
+    // exit op, or by itself: run= without sleep=) and of an op on a child
+    // before its parent has run to fork it (it does not exist yet).
     if (r == ApplyResult::rejected) {
-      const RejectedOp& last = d.sim.rejected_ops().back();
-      RC_ASSERT(last.reason.ends_with("' has exited"));
-      RC_ASSERT(last.op == describe(op));
+      const auto* sp = std::get_if<op::Spawn>(&op);
+      const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);
+      RC_ASSERT(!named.empty());
+      const TaskId t = d.sim.task_index(named);
+      const std::string why = t ? "task '" + named + "' has exited" : "no task '" + named + "'";
+      RC_ASSERT(d.sim.last_error() == describe(op) + ": " + why);
+      if (t) RC_ASSERT(d.sim.tasks()[t].state == TaskState::exited);
+      else RC_ASSERT(has_parent(d.scenario(), named));
     }
   }
   void show(std::ostream& os) const override { os << op_line(op); }

@@ -1,7 +1,8 @@
 // Pure CFS arithmetic the simulator needs beyond calc_delta.h and slice.h:
 // wrap-safe vruntime comparisons, wakeup granularity, the instantaneous group
-// share and sleeper placement. Templates over the value type V (DESIGN
-// "Layers"), written without branching on values so proofs/ can reuse them.
+// share and sleeper placement. Templates over the value type V (uint64_t in the
+// simulator, a symbolic bit-vector in proofs/), written without branching on
+// values so proofs/ can reuse them.
 #pragma once
 #include <cstdint>
 
