@@ -5,7 +5,8 @@
 //    (examples/seed003.scn, flat_slice off and on) and on a 64-CPU machine
 //    with 1,000 tasks that run and sleep;
 //  - ops/s of Sim::apply on a stream of random ops (model/ops_decoder.h);
-//  - executions/s of what one fuzz_ops execution does (decode + Sim::run).
+//  - executions/s of what one fuzz_ops execution does (decode + Sim::run);
+//  - the set-up of N tasks and G groups on C CPUs (parse + the Sim's time 0).
 // Run: cfsv_bench --benchmark_filter=Sim
 #include <benchmark/benchmark.h>
 
@@ -173,6 +174,41 @@ void BM_SimFuzzOpsExecution(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SimFuzzOpsExecution);
+
+// Set-up: what `cfsv run` does before the first event, parsing the text and
+// building the Sim (the time-0 groups and tasks, one invariant check) for N
+// busy tasks, each in one of G groups (none: the root) on C CPUs; args:
+// tasks, groups, cpus. It grows linearly in tasks + groups x CPUs.
+void BM_SimSetup(benchmark::State& state) {
+  const auto tasks = state.range(0), groups = state.range(1), cpus = state.range(2);
+  std::string text = "topology cores=" + std::to_string(cpus) + "\n";
+  for (int64_t g = 0; g < groups; ++g) text += "group /g" + std::to_string(g) + "\n";
+  for (int64_t t = 0; t < tasks; ++t)
+    text += "task t" + std::to_string(t) + (groups ? " group=/g" + std::to_string(t % groups) : "") + "\n";
+  text += "run 1ms\n";
+  for (auto _ : state) {
+    ParseResult r = parse_scenario(text);
+    if (auto* e = std::get_if<ParseError>(&r)) {
+      state.SkipWithError(e->to_string().c_str());
+      return;
+    }
+    Sim sim(std::get<Scenario>(r), SimOptions{.check_every = 1, .record_trace = false});
+    benchmark::DoNotOptimize(sim.checker()->checks());
+  }
+  state.SetItemsProcessed(state.iterations() * (tasks + groups * cpus));
+}
+BENCHMARK(BM_SimSetup)
+    ->ArgNames({"tasks", "groups", "cpus"})
+    ->Args({10'000, 0, 1})
+    ->Args({20'000, 0, 1})
+    ->Args({40'000, 0, 1})
+    ->Args({100'000, 0, 256})
+    ->Args({0, 1'000, 256})
+    ->Args({0, 2'000, 256})
+    ->Args({0, 4'000, 256})
+    ->Args({0, 100'000, 1})
+    ->Args({10'000, 1'000, 64})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace cfsv

@@ -30,6 +30,10 @@ std::string not_one_of(std::string_view value, const std::vector<std::string_vie
   return s;
 }
 
+ArgParser::Handler output_path(std::string* out) {
+  return [out](std::string_view v) { return v.empty() ? std::string("an empty path") : (*out = v, std::string{}); };
+}
+
 ArgParser::ArgParser(std::string_view command, std::string_view summary) : command_(command), summary_(summary) {}
 
 ArgParser& ArgParser::flag(std::string_view name, bool* out, std::string_view help) {

@@ -62,6 +62,9 @@ class ArgParser {
   std::size_t pos_min_ = 0, pos_max_ = 0;
 };
 
+// A handler for an option naming a file to write: an empty value is an error.
+ArgParser::Handler output_path(std::string* out);
+
 // Handlers for options whose value is one of an enum's names (its
 // to_string(E), found by ADL): `one_of` keeps the last occurrence, `any_of`
 // collects every occurrence (repeatable; duplicates are dropped).

@@ -1,82 +1,55 @@
 // cfsv replay FILE: re-run a reproducer and say whether the run shows the
 // verdict its first line expects (`# expect: pass` or
 // `# expect: violation <invariant-name>`).
-#include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/scenario_run.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
 
 namespace cfsv::cli {
 
-namespace {
-
-struct Expectation {
-  bool stated = false;
-  bool pass = true;
-  std::string invariant;  // when !pass
-};
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// "" when fine, else what is wrong with the expectation line.
-std::string parse_expectation(std::string_view first_line, Expectation* e) {
-  std::string_view l = trim(first_line);
-  if (l.substr(0, 1) != "#") return {};
-  l = trim(l.substr(1));
-  if (l.substr(0, 7) != "expect:") return {};
-  l = trim(l.substr(7));
-  e->stated = true;
-  if (l == "pass") return {};
-  if (l.substr(0, 9) == "violation") {
-    const std::string_view name = trim(l.substr(9));
-    if (!invariant_by_name(name)) return "unknown invariant '" + std::string(name) + "' in the expect line";
-    e->pass = false;
-    e->invariant = std::string(name);
-    return {};
-  }
-  return "the expect line says '" + std::string(l) + "' (expected `pass` or `violation <invariant>`)";
-}
-
-}  // namespace
-
 int cmd_replay(int argc, char** argv) {
   std::vector<std::string> files;
   uint64_t check_every = 1;
+  bool require_expect = false;
   ArgParser p("replay", "Re-runs a reproducer (a scenario file) and says what it shows. Its first line may\n"
-                        "state the expected verdict: `# expect: pass` or `# expect: violation <invariant>`.\n"
-                        "Exit 0 when the run shows the expected verdict (with none stated: when every\n"
-                        "invariant holds), 1 otherwise, 2 on bad input.");
+                        "state the expected verdict: `# expect: pass` or `# expect: violation <invariant>`\n"
+                        "(a comment that starts like one but is not exactly one is an error). Exit 0 when\n"
+                        "the run shows the expected verdict (with none stated: when every invariant holds),\n"
+                        "1 otherwise, 2 on bad input, 130 after Ctrl-C.");
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1)");
+  p.flag("require-expect", &require_expect, "a file without an expect line is an error (as for regressions/)");
   p.positionals("FILE", &files, "the reproducer", 1, 1);
+  ScenarioRunner runner(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (check_every == 0) return p.error("--check-every 0 would check nothing; give N >= 1");
 
-  std::ifstream f(files[0], std::ios::binary);
-  if (!f) return p.error("cannot read '" + files[0] + "'");
-  std::stringstream buf;
-  buf << f.rdbuf();
-  const std::string text = buf.str();
-  Expectation expect;
-  const std::string bad = parse_expectation(std::string_view(text).substr(0, text.find('\n')), &expect);
-  if (!bad.empty()) return p.error(files[0] + ":1: " + bad);
-  ParseResult r = parse_scenario(text, files[0]);
-  if (auto* e = std::get_if<ParseError>(&r)) {
-    std::cerr << e->to_string() << '\n';
-    return 2;
+  const std::string& file = files[0];
+  std::variant<std::string, ParseError> text = read_scenario_file(file);
+  std::variant<Expectation, ParseError> expect = Expectation{};
+  ParseResult r = ParseError{};
+  if (const auto* t = std::get_if<std::string>(&text)) {
+    expect = parse_expectation(*t, file);
+    r = parse_scenario(*t, file);
   }
-  Sim sim(std::get<Scenario>(r), SimOptions{.check_every = check_every});
-  sim.run();
+  for (const ParseError* e : {std::get_if<ParseError>(&text), std::get_if<ParseError>(&expect), std::get_if<ParseError>(&r)})
+    if (e) return std::cerr << e->to_string() << '\n', 2;
+  const Expectation& want = std::get<Expectation>(expect);
+  if (require_expect && !want.stated)
+    return std::cerr << ParseError{file, 1, 1, "no `# expect: pass` or `# expect: violation <invariant>` line "
+                                               "(--require-expect)"}.to_string()
+                     << '\n',
+           2;
+
+  Sim sim(std::get<Scenario>(r), runner.options(SimOptions{.check_every = check_every}));
+  if (auto rc = runner.refuse(sim, file)) return *rc;
+  const std::optional<int> early = runner.run(sim);
 
   const InvariantChecker& chk = *sim.checker();
   std::set<std::string> violated;
@@ -87,14 +60,16 @@ int cmd_replay(int argc, char** argv) {
     shows = "violation";
     for (const std::string& v : violated) shows += " " + v;
   }
-  const bool match = expect.pass ? violated.empty() : violated.count(expect.invariant) > 0;
-  const std::string wanted = !expect.stated ? "pass (no expect line)"
-                             : expect.pass  ? "pass"
-                                            : "violation " + expect.invariant;
-  std::cout << files[0] << ": expected " << wanted << "; the run shows " << shows << " ("
-            << format_duration(sim.now()) << " simulated, " << chk.checks() << " checks): "
-            << (match ? "MATCH" : "MISMATCH") << '\n';
+  const bool match = want.violation.empty() ? violated.empty() : violated.count(want.violation) > 0;
+  const std::string wanted = !want.stated ? "pass (no expect line)"
+                             : want.violation.empty() ? "pass"
+                                                      : "violation " + want.violation;
+  const std::string the_run = early ? "the run so far (" + ScenarioRunner::early_end(sim) + ")" : "the run";
+  std::cout << file << ": expected " << wanted << "; " << the_run << " shows " << shows << " ("
+            << format_duration(sim.now()) << " simulated, " << chk.checks() << " checks)"
+            << (early ? "" : match ? ": MATCH" : ": MISMATCH") << '\n';
   if (!chk.violations().empty()) std::cout << "  first: " << chk.violations().front().to_string() << '\n';
+  if (early) return *early;
   return match ? 0 : 1;
 }
 

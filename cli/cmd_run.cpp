@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "cli/scenario_run.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
@@ -28,6 +29,7 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   const Nanos now = sim.now();
   j.begin_object();
   j.field("kernel", sim.scenario().kernel).field("nr_cpus", sim.nr_cpus()).field("duration_ns", now);
+  j.field("end", to_string(sim.end()));
   j.key("features").begin_array();
   for (const std::string_view f : feature_names(sim.features())) j.value(f);
   const Interval whole = st.whole(s, now);
@@ -44,6 +46,10 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   j.key("violations").begin_array();
   for (const Violation& v : sim.checker()->violations())
     j.begin_object().field("invariant", v.invariant).field("step", v.step).field("t_ns", v.t).field("detail", v.detail)
+        .end_object();
+  j.end_array().key("rejected_ops").begin_array();
+  for (const RejectedOp& r : sim.rejected_ops())
+    j.begin_object().field("line", r.loc.line).field("t_ns", r.t).field("op", r.op).field("reason", r.reason)
         .end_object();
   j.end_array().key("invariants").begin_array();
   const auto per = sim.checker()->per_invariant();
@@ -80,8 +86,11 @@ void print_table(const Sim& sim, const Stats& st, const std::string& file, uint6
   print_cpus(s, st, now, out);
   if (phases) print_phases(sim, st, out);
   out << '\n';
-  if (sim.counters().ops_rejected)
-    out << sim.counters().ops_rejected << " op(s) rejected; the last: " << sim.last_error() << "\n";
+  if (const uint64_t n = sim.counters().ops_rejected) {
+    out << n << " op(s) rejected, without effect" << (n > sim.rejected_ops().size() ? "; the first:\n" : ":\n");
+    for (const RejectedOp& r : sim.rejected_ops())
+      out << "  line " << r.loc.line << ", at " << format_duration(r.t) << ": " << r.op << ": " << r.reason << "\n";
+  }
   const InvariantChecker& chk = *sim.checker();
   if (check_every == 0) {
     out << "invariants: not checked (--check-every 0)\n";
@@ -89,7 +98,7 @@ void print_table(const Sim& sim, const Stats& st, const std::string& file, uint6
   }
   if (chk.ok()) {
     out << "invariants: all " << all_invariants().size();
-    const uint64_t steps = sim.counters().events + sim.counters().ops;
+    const uint64_t steps = sim.steps();
     if (check_every == 1) out << " hold after each of " << chk.checks() << " steps\n";
     else
       out << " hold at each of " << chk.checks() << " checks (after every " << check_every << " of " << steps
@@ -116,10 +125,11 @@ int cmd_run(int argc, char** argv) {
                      "latency; per group, CPU time over membership; per CPU, busy/idle time and the most\n"
                      "common run-stretch lengths; and whether every invariant held after every op and\n"
                      "event (or every Nth: --check-every). Traces are written as the run goes. Exit 1 if\n"
-                     "an invariant was violated, 2 on bad input or when an output cannot be written.");
+                     "an invariant was violated, 2 on bad input, when an output cannot be written or at\n"
+                     "--max-events, 130 after Ctrl-C (with the results so far).");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.flag("phases", &phases, "also split the figures at each `at` op time, one table (or JSON object) per phase");
-  p.option("perfetto", &perfetto, "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
+  p.option("perfetto", output_path(&perfetto), "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf,
          "print sched_switch, sched_wakeup(_new) and sched_migrate_task lines like `perf script` instead of "
          "the table");
@@ -128,6 +138,7 @@ int cmd_run(int argc, char** argv) {
   p.option("feature", feature_override(&features), "NAME=on|off",
            "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
+  ScenarioRunner runner(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
 
@@ -138,7 +149,7 @@ int cmd_run(int argc, char** argv) {
   std::ofstream perfetto_file;
   if (!perfetto.empty()) {
     perfetto_file.open(perfetto, std::ios::binary);
-    if (!perfetto_file) return p.error("cannot write '" + perfetto + "'");
+    if (!perfetto_file) return p.error("--perfetto: cannot write '" + perfetto + "'");
   }
   Stats stats;
   std::unique_ptr<PerfScriptWriter> perf_writer;
@@ -147,14 +158,18 @@ int cmd_run(int argc, char** argv) {
   if (!perfetto.empty()) perfetto_writer = std::make_unique<PerfettoWriter>(perfetto_file, "'" + perfetto + "'");
   SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get()};
   try {
-    Sim sim(*sc, SimOptions{.check_every = check_every, .sink = &sinks});
-    if (phases)
-      for (const Nanos t : phase_starts(*sc)) {
-        sim.run_to(t - 1);
-        stats.close_phase(sim.sched(), std::max(t, sim.now()));
-      }
-    sim.run();
-    if (phases) stats.close_phase(sim.sched(), sim.now());
+    Sim sim(*sc, runner.options(SimOptions{.check_every = check_every, .sink = &sinks}));
+    if (auto rc = runner.refuse(sim, files[0])) return *rc;
+    const std::optional<int> early = runner.run(sim, [&] {
+      if (phases)
+        for (const Nanos t : phase_starts(*sc)) {
+          if (sim.run_to(t - 1) && sim.end() != RunEnd::finished) break;
+          stats.close_phase(sim.sched(), std::max(t, sim.now()));
+        }
+      const RunEnd end = sim.run();
+      if (phases) stats.close_phase(sim.sched(), sim.now());
+      return end;
+    });
     if (perfetto_writer) perfetto_writer->finish(sim.sched(), sim.now());
     if (perf_writer) perf_writer->finish();
 
@@ -162,6 +177,7 @@ int cmd_run(int argc, char** argv) {
     else if (!perf) print_table(sim, stats, files[0], check_every, phases, std::cout);
     if (perf && !sim.checker()->ok())
       for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
+    if (early) return *early;
     return sim.checker()->ok() ? 0 : 1;
   } catch (const TraceWriteError& e) {
     return p.error(e.what());

@@ -1,6 +1,4 @@
 // cfsv verify: every claim through every engine; a table, --json, --junit.
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/verify.h"
 #include "fuzz/claim_checks.h"
 #include "proofs/claim_checks.h"
@@ -23,11 +22,6 @@ const EngineCheck kEngines[] = {
     {Engine::fuzz, fuzz::check_claim},
     {Engine::proofs, proofs::check_claim},
 };
-
-// "[2/9] <claim>: <engine>" on one rewritten line.
-void show_progress(const Claim& c, Engine e, std::size_t done, std::size_t total) {
-  std::cerr << "\r\033[K[" << done + 1 << "/" << total << "] " << c.id << ": " << to_string(e) << std::flush;
-}
 }  // namespace
 
 int cmd_verify(int argc, char** argv) {
@@ -47,7 +41,9 @@ int cmd_verify(int argc, char** argv) {
       .option("claim", &claim_ids, "ID", "check only this claim, or a family's claims (repeatable; see cfsv claims)")
       .option("fuzz-bin", &config.fuzz_bin_dir, "DIR", "directory of the libFuzzer target binaries")
       .flag("json", &json, "print the report as JSON on stdout instead of the table")
-      .option("junit", &junit, "FILE", "also write a JUnit XML report to FILE");
+      .option("junit", output_path(&junit), "FILE", "also write a JUnit XML report to FILE");
+  ProgressLine line;
+  line.add_flags(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
 
   std::string unknown;
@@ -67,9 +63,14 @@ int cmd_verify(int argc, char** argv) {
   }
 
   if (!json) std::cout << "seed " << config.seed << ", budget " << to_string(config.budget) << "\n\n" << std::flush;
-  const bool tty = isatty(STDERR_FILENO);
-  const VerifyReport report = run_verify(claims, checks, config, tty ? Progress(show_progress) : Progress());
-  if (tty) std::cerr << "\r\033[K" << std::flush;
+  // "[2/9] <claim>: <engine>", rewritten as each check starts.
+  const auto show = [&](const Claim& c, Engine e, std::size_t done, std::size_t total) {
+    line.show("[" + std::to_string(done + 1) + "/" + std::to_string(total) + "] " + std::string(c.id) + ": " +
+                  std::string(to_string(e)));
+  };
+  catch_sigint("\ncfsv: interrupted; stopping after the check under way (Ctrl-C again to quit at once)\n");
+  const VerifyReport report = run_verify(claims, checks, config, show, &interrupted());
+  line.clear();
 
   if (json)
     print_json(std::cout, report);
@@ -79,6 +80,11 @@ int cmd_verify(int argc, char** argv) {
     print_junit(junit_out, report);
     junit_out.close();
     if (!junit_out) return p.error("--junit: cannot write '" + junit + "'");
+  }
+  if (const std::size_t n = report.interrupted()) {
+    std::cerr << "cfsv verify: interrupted; " << n << " of " << report.verdicts()
+              << " checks did not run to the end (verdict 'unknown: interrupted')\n";
+    return kExitInterrupted;
   }
   return report.exit_code();
 }

@@ -63,8 +63,16 @@ std::size_t VerifyReport::disagreements() const {
   return n;
 }
 
+std::size_t VerifyReport::interrupted() const {
+  std::size_t n = 0;
+  for (const ClaimVerdicts& c : claims)
+    for (const EngineResult& r : c.results) n += r.verdict == Verdict::unknown && r.detail == kInterrupted;
+  return n;
+}
+
 VerifyReport run_verify(std::span<const Claim> claims, std::span<const EngineCheck> engines,
-                        const CheckConfig& config, const Progress& progress) {
+                        const CheckConfig& config, const Progress& progress, const std::atomic<bool>* stop) {
+  const auto stopped = [stop] { return stop && stop->load(); };
   VerifyReport report{config, {}, {}};
   for (const EngineCheck& e : engines) report.engines.push_back(e.engine);
   const std::size_t total = claims.size() * engines.size();
@@ -72,16 +80,17 @@ VerifyReport run_verify(std::span<const Claim> claims, std::span<const EngineChe
   for (const Claim& claim : claims) {
     ClaimVerdicts& cv = report.claims.emplace_back(ClaimVerdicts{claim, {}});
     for (const EngineCheck& e : engines) {
-      if (progress) progress(claim, e.engine, done, total);
+      if (progress && !stopped()) progress(claim, e.engine, done, total);
       const auto start = std::chrono::steady_clock::now();
       EngineResult r;
       try {
-        r = e.check(claim, config);
+        if (!stopped()) r = e.check(claim, config);
       } catch (const std::exception& ex) {
         r = {e.engine, Verdict::unknown, std::string("the engine threw: ") + ex.what(), "", 0, {}};
       } catch (...) {
         r = {e.engine, Verdict::unknown, "the engine threw a non-standard exception", "", 0, {}};
       }
+      if (stopped()) r = {e.engine, Verdict::unknown, std::string(kInterrupted), "", 0, {}};
       r.engine = e.engine;
       if (r.seconds <= 0) r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       cv.results.push_back(std::move(r));

@@ -2,6 +2,7 @@
 // drive it with fake ones: run claims x engines, then render the report as a
 // table, JSON or JUnit XML, and decide the exit code.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <span>
@@ -32,6 +33,7 @@ struct VerifyReport {
 
   std::size_t verdicts() const;
   std::size_t disagreements() const;
+  std::size_t interrupted() const;  // checks stopped or never run after Ctrl-C
   bool ok() const { return disagreements() == 0; }
   int exit_code() const { return ok() ? 0 : 1; }  // 1: some verdict differs from the expected one
 };
@@ -42,8 +44,12 @@ using Progress = std::function<void(const Claim&, Engine, std::size_t, std::size
 // Runs every engine on every claim, sequentially, claim by claim. A result is
 // stamped with its engine; an exception becomes an unknown verdict; seconds
 // is the engine's own figure, or the wall time of the call when it gives 0.
+// Once *stop is true (Ctrl-C), the check under way and every later one are
+// unknown with the detail kInterrupted (report.interrupted() counts them).
 VerifyReport run_verify(std::span<const Claim> claims, std::span<const EngineCheck> engines,
-                        const CheckConfig& config, const Progress& progress = {});
+                        const CheckConfig& config, const Progress& progress = {},
+                        const std::atomic<bool>* stop = nullptr);
+constexpr std::string_view kInterrupted = "interrupted";
 
 // A table cell: `refuted`, `passed (1000 cases)`, `proved (0.4 s)`, `unknown: <reason>`.
 // Sets *complete to whether the cell shows the whole detail.

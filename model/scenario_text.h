@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "arith/fair_math.h"
+#include "limits.h"
 #include "scenario.h"
 
 namespace cfsv {
@@ -28,8 +29,22 @@ using ParseResult = std::variant<Scenario, ParseError>;
 // error, with the line and column of the token at fault.
 ParseResult parse_scenario(std::string_view text, std::string_view filename = "<input>");
 
-// Reads and parses a file; an I/O error is a ParseError with line 0.
+// Reads a file of at most kMaxInputBytes; an I/O error or a larger file is a
+// ParseError with line 0.
+std::variant<std::string, ParseError> read_scenario_file(const std::string& path);
+// Reads and parses a file.
 ParseResult load_scenario_file(const std::string& path);
+
+// The verdict a reproducer's first line expects (docs/scenario-format.md,
+// "Expect lines"): `# expect: pass` or `# expect: violation <invariant>`.
+struct Expectation {
+  bool stated = false;    // the file has an expect line
+  std::string violation;  // the invariant expected to fail; empty: pass
+};
+// A comment line that starts like an expect line (`# Expect: pass`,
+// `#expect pass`, `# expects: pass`, ...) but is not exactly one, or is not
+// the first line, is an error at its line and column.
+std::variant<Expectation, ParseError> parse_expectation(std::string_view text, std::string_view filename);
 
 // The canonical text of a scenario (docs/scenario-format.md, "Canonical form").
 // For a scenario the parser would accept (ops in time order, names declared
@@ -44,9 +59,8 @@ std::optional<Nanos> parse_duration(std::string_view text, std::string* why = nu
 // The kernel's cpulist form: "0-3,5"; "all" for the empty mask.
 std::string format_cpu_list(const CpuMask& cpus);
 
-// Limits the parser enforces (also documented in docs/scenario-format.md).
-constexpr Nanos kMaxScenarioTime = 1'000'000'000'000'000'000ull;  // 1e9 s: times and durations
-// Group shares: kFairMinShares..kFairMaxShares (arith/fair_math.h: MIN_SHARES, MAX_SHARES).
+// Ranges the parser enforces besides limits.h (docs/scenario-format.md);
+// shares= takes [kFairMinShares, kFairMaxShares] (arith/fair_math.h).
 constexpr uint32_t kMinCgroupWeight = 1, kMaxCgroupWeight = 10000; // CGROUP_WEIGHT_MIN/MAX
 
 }  // namespace cfsv

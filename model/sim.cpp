@@ -12,6 +12,7 @@
 #include "arith/weights.h"
 #include "core.h"
 #include "fair.h"
+#include "limits.h"
 #include "overloaded.h"
 #include "stats.h"
 
@@ -95,6 +96,10 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   for (const TimedOp& o : sc_.ops) ops_.push_back(&o);
   std::stable_sort(ops_.begin(), ops_.end(), [](const TimedOp* a, const TimedOp* b) { return a->at < b->at; });
 
+  // The set-up is one step: its ops reschedule as they go, the checker runs
+  // once at its end (a check costs O(state), so one per set-up op would make
+  // a big set-up quadratic).
+  in_setup_ = true;
   for (const GroupSpec& g : sc_.groups) {
     const Op op = op::CreateGroup{g};
     apply(op);
@@ -103,6 +108,8 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
     const Op op = op::Spawn{t};
     apply(op);
   }
+  in_setup_ = false;
+  count_step("set-up", -1, nullptr);
 }
 
 Sim::~Sim() = default;
@@ -268,47 +275,78 @@ void Sim::resched_pending() {
 
 void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
   resched_pending();
+  if (!in_setup_) count_step(kind, id, op);
+}
+
+void Sim::count_step(std::string_view kind, int32_t id, const Op* op) {
   ++steps_;
   if (opt_.check_every && steps_ % opt_.check_every == 0) checker_->check(s_, Step{kind, id, op});
 }
 
+bool Sim::halted() {
+  if (run_end_ != RunEnd::finished) return true;
+  if (opt_.max_events && s_.counters.events >= opt_.max_events) run_end_ = RunEnd::event_limit;
+  else if (opt_.stop && opt_.stop->load(std::memory_order_relaxed)) run_end_ = RunEnd::interrupted;
+  return run_end_ != RunEnd::finished;
+}
+
 void Sim::run_until(Nanos t) {
   while (!events_.empty() && events_.top().t <= t) {
+    if (halted()) return;
     const Event e = events_.top();
     events_.pop();
     if (!handle(e)) continue;
     s_.counters.events++;
     static constexpr std::string_view kKinds[] = {"stop", "deadline", "wake-timer", "tick"};
     after_step(kKinds[static_cast<int>(e.kind)], e.id, nullptr);
+    if (opt_.progress && s_.counters.events % kProgressEvery == 0) opt_.progress(*this);
   }
-  if (t > s_.now) s_.now = t;
+  if (t > s_.now && !halted()) s_.now = t;
 }
 
 bool Sim::run_to(Nanos t) {
   for (; next_op_ < ops_.size() && ops_[next_op_]->at <= t; ++next_op_) {
     run_until(ops_[next_op_]->at);
-    apply(ops_[next_op_]->op, ops_[next_op_]->loc.line);
+    if (halted()) return true;
+    apply(ops_[next_op_]->op, ops_[next_op_]->loc);
   }
-  if (next_op_ == ops_.size() && !end_) end_ = std::max(sc_.duration, s_.now);
-  run_until(end_ ? std::min(t, *end_) : t);
-  return end_ && s_.now >= *end_;
+  if (next_op_ == ops_.size() && !end_time_) end_time_ = std::max(sc_.duration, s_.now);
+  run_until(end_time_ ? std::min(t, *end_time_) : t);
+  return halted() || (end_time_ && s_.now >= *end_time_);
 }
 
-void Sim::finish() {
+RunEnd Sim::finish() {
   if (opt_.check_every > 1 && steps_ % opt_.check_every != 0) checker_->check(s_, Step{"end of run", -1, nullptr});
+  if (opt_.progress) opt_.progress(*this);
+  return run_end_;
 }
 
-void Sim::run() {
+RunEnd Sim::run() {
   run_to(std::numeric_limits<Nanos>::max());
-  finish();
+  return finish();
+}
+
+std::string_view to_string(RunEnd e) {
+  switch (e) {
+    case RunEnd::finished: return "finished";
+    case RunEnd::interrupted: return "interrupted";
+    case RunEnd::event_limit: return "event-limit";
+  }
+  return "?";
 }
 
 // ---------------------------------------------------------------------------
-// Ops: each is checked (names, ranges), then applied by the kernel path.
+// Ops: each is checked (names, ranges, limits), then applied by the kernel
+// path. One rule for all (docs/scenario-format.md, "Rejected ops"): an op
+// that names a task or group that does not exist now (never made, or exited)
+// or asks for what the model cannot do is rejected; one that asks for the
+// state its target already has is applied and changes nothing.
 
 ApplyResult Sim::reject(std::string why) {
-  last_error_ = std::move(why);
+  const std::string op = describe(*applying_);
+  last_error_ = op + ": " + why;
   s_.counters.ops_rejected++;
+  if (rejected_.size() < opt_.max_rejections) rejected_.push_back({s_.now, applying_loc_, op, std::move(why)});
   return ApplyResult::rejected;
 }
 
@@ -318,33 +356,45 @@ struct Sim::OpHandler {
   using R = ApplyResult;
   static constexpr R applied = R::applied;
 
+  // The live task an op names; none, with *r the rejection, when it was never
+  // spawned or has exited (as the kernel answers ESRCH for a pid that is gone).
+  TaskId live_task(const std::string& name, R* r) {
+    const TaskId t = sim.task_index(name);
+    if (!t) *r = sim.reject("no task '" + name + "'");
+    else if (s.tasks[t].state == TaskState::exited) *r = sim.reject("task '" + name + "' has exited");
+    else return t;
+    return {};
+  }
+  GroupId group(const std::string& path, R* r) {
+    const GroupId g = sim.group_index(path);
+    if (!g) *r = sim.reject("no group '" + path + "'");
+    return g;
+  }
   // A task acts only while it runs, after the ops that waited for it to run:
   // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
   static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
 
   R operator()(const op::Spawn& o) {
     const TaskSpec& spec = o.task;
-    if (spec.name.empty()) return sim.reject("spawn: a task needs a name");
-    if (sim.task_index(spec.name)) return sim.reject("spawn: task '" + spec.name + "' exists");
-    const TaskId parent = spec.parent.empty() ? TaskId{} : sim.task_index(spec.parent);
-    if (!spec.parent.empty()) {
-      if (!parent) return sim.reject("spawn " + spec.name + ": no parent task '" + spec.parent + "'");
-      if (s.tasks[parent].state == TaskState::exited)
-        return sim.reject("spawn " + spec.name + ": parent '" + spec.parent + "' has exited");
-    }
+    R r{};
+    if (spec.name.empty()) return sim.reject("a task needs a name");
+    if (sim.task_index(spec.name)) return sim.reject("task '" + spec.name + "' exists (names are never reused)");
+    if (s.tasks.size() >= kMaxTasks) return sim.reject("more than " + std::to_string(kMaxTasks) + " tasks");
+    const TaskId parent = spec.parent.empty() ? TaskId{} : live_task(spec.parent, &r);
+    if (!spec.parent.empty() && !parent) return r;
     // An empty group is the parent's (its group when it forks).
-    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].group : sim.group_index(spec.group);
-    if (!g) return sim.reject("spawn " + spec.name + ": no group '" + spec.group + "'");
-    if (spec.nice < kNiceMin || spec.nice > kNiceMax) return sim.reject("spawn " + spec.name + ": nice out of range");
+    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].group : group(spec.group, &r);
+    if (!g) return r;
+    if (spec.nice < kNiceMin || spec.nice > kNiceMax) return sim.reject("nice out of range");
     const bool zero_loop = std::visit(Overloaded{
                                           [](const RunBusy&) { return false; },
                                           [](const RunPeriodic& b) { return b.run == 0 && b.sleep == Nanos{0}; },
                                           [](const RunWallclock& b) { return b.runtime == 0 && b.sleep == Nanos{0}; },
                                       },
                                       spec.behaviour);
-    if (zero_loop) return sim.reject("spawn " + spec.name + ": a 0 run with a 0 sleep never lets time pass");
+    if (zero_loop) return sim.reject("a 0 run with a 0 sleep never lets time pass");
     const CpuMask allowed = trim_to(spec.cpus, s.nr_cpus());
-    if (spec.cpus.any() && allowed.none()) return sim.reject("spawn " + spec.name + ": no allowed CPU exists");
+    if (spec.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
     if (parent && !acts_now(s.tasks[parent])) {  // it forks when it next runs
       s.tasks[parent].deferred.push_back(o);
       return applied;
@@ -356,15 +406,17 @@ struct Sim::OpHandler {
     return applied;
   }
   R operator()(const op::Exit& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("exit: no task '" + o.task + "'");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
     if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
     else do_exit(s, t);
     return applied;
   }
   R operator()(const op::Sleep& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("sleep: no task '" + o.task + "'");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
     if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
     else if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
     return applied;
@@ -372,8 +424,9 @@ struct Sim::OpHandler {
   // A sleeping task wakes; a waiting one whose sleep is still to come stays
   // queued and is checked for preemption.
   R operator()(const op::Wake& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("wake: no task '" + o.task + "'");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
     Task& k = s.tasks[t];
     if (k.state == TaskState::sleeping) {
       wake_up_task(s, t);
@@ -385,57 +438,65 @@ struct Sim::OpHandler {
     return applied;
   }
   R operator()(const op::SetNice& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("nice: no task '" + o.task + "'");
-    if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject("nice: " + std::to_string(o.nice) + " out of range");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject(std::to_string(o.nice) + " is out of range");
     set_user_nice(s, t, o.nice);
     return applied;
   }
   R operator()(const op::SetAffinity& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("affinity: no task '" + o.task + "'");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
     const CpuMask allowed = trim_to(o.cpus, s.nr_cpus());
-    if (o.cpus.any() && allowed.none()) return sim.reject("affinity " + o.task + ": no allowed CPU exists");
+    if (o.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
     set_cpus_allowed_ptr(s, t, allowed);
     return applied;
   }
   R operator()(const op::CreateGroup& o) {
     const GroupSpec& g = o.group;
-    if (g.path.size() < 2 || g.path[0] != '/' || g.path.back() == '/')
-      return sim.reject("group: bad path '" + g.path + "'");
-    if (sim.group_index(g.path)) return sim.reject("group: '" + g.path + "' exists");
-    const GroupId parent = sim.group_index(parent_path(g.path));
-    if (!parent) return sim.reject("group " + g.path + ": no parent group '" + parent_path(g.path) + "'");
-    if (s.tg[parent].depth + 1 >= kMaxDepth - 1) return sim.reject("group " + g.path + ": nested too deep");
+    R r{};
+    if (g.path.size() < 2 || g.path[0] != '/' || g.path.back() == '/') return sim.reject("bad path '" + g.path + "'");
+    if (sim.group_index(g.path)) return sim.reject("group '" + g.path + "' exists");
+    if (s.tg.size() > kMaxGroups || s.tg.size() * s.nr_cpus() > kMaxGroupEntities)
+      return sim.reject("more than " + std::to_string(kMaxGroups) + " groups or " + std::to_string(kMaxGroupEntities) +
+                        " group entities (groups x CPUs)");
+    const GroupId parent = group(parent_path(g.path), &r);
+    if (!parent) return r;
+    if (s.tg[parent].depth + 1 >= kMaxDepth - 1) return sim.reject("nested too deep");
     sim.group_by_path_.emplace(g.path, sched_create_group(s, parent, g.path, g.shares));
     return applied;
   }
   R operator()(const op::SetShares& o) {
-    const GroupId g = sim.group_index(o.group);
-    if (!g) return sim.reject("shares: no group '" + o.group + "'");
-    if (g == kRootGroup) return sim.reject("shares: the root group's shares cannot change");
+    R r{};
+    const GroupId g = group(o.group, &r);
+    if (!g) return r;
+    if (g == kRootGroup) return sim.reject("the root group's shares cannot change");
     sched_group_set_shares(s, g, o.shares);
     return applied;
   }
   R operator()(const op::MoveTask& o) {
-    const TaskId t = sim.task_index(o.task);
-    if (!t) return sim.reject("move: no task '" + o.task + "'");
-    const GroupId g = sim.group_index(o.group);
-    if (!g) return sim.reject("move " + o.task + ": no group '" + o.group + "'");
-    if (s.tasks[t].state == TaskState::exited) return sim.reject("move: task '" + o.task + "' has exited");
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    const GroupId g = group(o.group, &r);
+    if (!g) return r;
     if (s.sink) s.sink->group_move(s, t, g);
     sched_move_task(s, t, g);
     return applied;
   }
   R operator()(const op::Advance& o) {
-    sim.run_until(s.now + o.by);
+    sim.run_until(o.by > UINT64_MAX - s.now ? UINT64_MAX : s.now + o.by);
     return applied;
   }
 };
 
-ApplyResult Sim::apply(const Op& op, unsigned line) {
+ApplyResult Sim::apply(const Op& op, SourceLoc loc) {
+  applying_ = &op;
+  applying_loc_ = loc;
   const ApplyResult r = std::visit(OpHandler{*this}, op);
-  if (s_.sink) s_.sink->op(s_, op, line, r == ApplyResult::applied ? std::string_view() : last_error_);
+  if (s_.sink) s_.sink->op(s_, op, loc.line, r == ApplyResult::applied ? std::string_view() : last_error_);
   if (r == ApplyResult::applied) {
     s_.counters.ops++;
     after_step("op", -1, &op);
@@ -454,6 +515,8 @@ void Sim::run_deferred_ops(TaskId task) {
       if (st == TaskState::sleeping) s_.tasks[task].deferred.assign(op, ops.end());
       break;
     }
+    applying_ = &*op;  // for a rejection: its line is not kept
+    applying_loc_ = {};
     std::visit(OpHandler{*this}, *op);
   }
   if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);

@@ -4,11 +4,15 @@
 //
 // Every state change is an Op (scenario.h) or a simulator event: a tick, the
 // end of a task's CPU-time burst, a wall-clock deadline, a timed wakeup. The
-// invariant checker (invariants.h) runs after each one, or after every Nth
-// (SimOptions::check_every). A sink (model/sink.h) is told of every event as
-// it happens.
+// invariant checker (invariants.h) runs after each step (an event, an op, or
+// the whole set-up of the scenario's time-0 groups and tasks), or after every
+// Nth (SimOptions::check_every). A sink (model/sink.h) is told of every event
+// as it happens. run() stops early at an event limit or when asked to
+// (SimOptions::max_events, stop), and reports progress as it goes.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +29,10 @@
 
 namespace cfsv {
 
+// How often run() calls SimOptions::progress: every 16 events, so that a
+// progress line still moves when each event is followed by a costly check.
+constexpr uint64_t kProgressEvery = 16;
+
 struct SimOptions {
   // The invariant checker runs after every Nth step (an op or an event): 1
   // after each, 0 never. With N > 1, run() also checks once at its end when
@@ -35,9 +43,28 @@ struct SimOptions {
   bool record_trace = false;
   std::size_t max_violations = 100;
   SchedSink* sink = nullptr;  // told of every event, from set-up on; not owned
+  std::size_t max_rejections = 100;  // rejected ops kept for the report (all are counted)
+  // run() stops once this many events were handled (0: no limit).
+  uint64_t max_events = 0;
+  // run() stops at the next event once *stop is true (e.g. set by SIGINT).
+  const std::atomic<bool>* stop = nullptr;
+  // Called every kProgressEvery events (and once at the end of run()) with the Sim.
+  std::function<void(const class Sim&)> progress = nullptr;
 };
 
 enum class ApplyResult { applied, rejected };
+
+// How run() ended: at the end of the scenario, or early.
+enum class RunEnd { finished, interrupted, event_limit };
+std::string_view to_string(RunEnd e);
+
+// An op the model refused (the state did not change), for the report.
+struct RejectedOp {
+  Nanos t = 0;
+  SourceLoc loc;       // its line in the scenario file; line 0 when it has none
+  std::string op;      // describe(op)
+  std::string reason;  // "task 'a' has exited"
+};
 
 class Sim {
  public:
@@ -46,25 +73,34 @@ class Sim {
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
 
-  // Applies one op at now(); rejected (counted, state unchanged) when it names
-  // an unknown task or group or is otherwise impossible; last_error() says why.
-  // `line`: the scenario line it came from (0: none), for the sink.
-  ApplyResult apply(const Op& op, unsigned line = 0);
-  // Processes every event at or before t, then sets now() = t.
+  // Applies one op at now(). Rejected (counted and listed in rejected_ops(),
+  // state unchanged) when it names a task or group that does not exist now
+  // (never made, or exited) or asks for what the model cannot do; an op that
+  // asks for the state its target already has is applied and changes nothing.
+  // `loc`: the scenario line it came from, for the report and the sink.
+  ApplyResult apply(const Op& op, SourceLoc loc = {});
+  // Processes every event at or before t, then sets now() = t (unless it
+  // stopped early: then now() is the time of the last event handled).
   void run_until(Nanos t);
-  // The whole scenario: its tasks at time 0, its timed ops, then `run`;
-  // run_to(forever) and finish().
-  void run();
+  // The whole scenario (its time-0 tasks are in place): run_to(forever), then
+  // finish(). Ends early at SimOptions::max_events or *stop.
+  RunEnd run();
   // The scenario up to time t, or to its end if that comes first: its timed
   // ops at or before t (each after the events at or before its time) and the
   // events. Resumable: run_to(a) then run_to(b) is run_to(b). True once the
-  // run reached its end: `run`'s length, or later when the ops went past it.
+  // run reached its end (`run`'s length, or later when the ops went past it)
+  // or stopped early.
   bool run_to(Nanos t);
-  // The end of a run: the last invariant check when check_every skipped it.
-  void finish();
+  // The end of a run: the last invariant check when check_every skipped it,
+  // the last progress report; how the run ended.
+  RunEnd finish();
+  RunEnd end() const { return run_end_; }
 
   Nanos now() const { return s_.now; }
+  // Steps so far: events, timed ops, and the set-up (one step).
+  uint64_t steps() const { return steps_; }
   const std::string& last_error() const { return last_error_; }
+  const std::vector<RejectedOp>& rejected_ops() const { return rejected_; }
 
   // Read access for tests, the checker and the outputs.
   const Scenario& scenario() const { return sc_; }
@@ -127,8 +163,10 @@ class Sim {
   void arm_tick(CpuId cpu);
   bool handle(const Event& e);  // false: a stale event, ignored
   void resched_pending();
-  void after_step(std::string_view kind, int32_t id, const Op* op);
+  void after_step(std::string_view kind, int32_t id, const Op* op);  // reschedules, then count_step
+  void count_step(std::string_view kind, int32_t id, const Op* op);  // a step: the checker's turn
   ApplyResult reject(std::string why);
+  bool halted();  // run() must stop now: the event limit or *stop; sets end_
 
   Scenario sc_;
   SimOptions opt_;
@@ -136,14 +174,19 @@ class Sim {
   std::map<std::string, TaskId, std::less<>> task_by_name_;
   std::map<std::string, GroupId, std::less<>> group_by_path_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  uint64_t steps_ = 0;  // ops applied and events handled
+  uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
+  bool in_setup_ = false;
+  RunEnd run_end_ = RunEnd::finished;
   std::string last_error_;
+  const Op* applying_ = nullptr;  // the op being applied, and its line, for rejections
+  SourceLoc applying_loc_;
+  std::vector<RejectedOp> rejected_;
   std::unique_ptr<InvariantChecker> checker_;
   std::unique_ptr<TraceRecorder> recorder_;  // with record_trace
   SinkTee sinks_;                            // the recorder and SimOptions::sink
   std::vector<const TimedOp*> ops_;          // the scenario's timed ops in time order
   std::size_t next_op_ = 0;                  // the first not yet applied
-  std::optional<Nanos> end_;                 // the run's end, known once every op is applied
+  std::optional<Nanos> end_time_;            // the run's end, known once every op is applied
 };
 
 // A one-line description of an op, for violation reports ("spawn t0", ...).

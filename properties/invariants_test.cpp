@@ -90,8 +90,8 @@ TEST(Invariants, AreNamed) {
   EXPECT_EQ(invariant_by_name("no-such-invariant"), nullptr);
 }
 
-// check_every N: a check after every Nth step (op or event), plus one at the
-// end of run() when its last step was not checked; 0: none.
+// check_every N: a check after every Nth step (the set-up, a timed op or an
+// event), plus one at the end of run() when its last step was not checked; 0: none.
 TEST(Invariants, CheckEveryNthStep) {
   Scenario sc = two_cpus();
   sc.duration = 300 * kMs;
@@ -101,7 +101,8 @@ TEST(Invariants, CheckEveryNthStep) {
     Sim sim(sc, SimOptions{.check_every = n});
     sim.run();
     ASSERT_TRUE(sim.checker()->ok());
-    const uint64_t s = sim.counters().events + sim.counters().ops;
+    const uint64_t s = sim.steps();
+    EXPECT_EQ(s, sim.counters().events + 2 + 1) << "the events, the two ops and the set-up";
     if (n == 1) steps = s;
     EXPECT_EQ(s, steps) << "checking changed the run, n=" << n;
     const uint64_t want = n == 0 ? 0 : n == 1 ? s : s / n + (s % n != 0);
@@ -118,10 +119,10 @@ TEST(Invariants, CheckEveryNStillCatchesABrokenState) {
   for (const uint64_t n : {1u, 5u, 7u, 0u}) {
     Sim sim(two_cpus(), SimOptions{.check_every = n});
     sim.run_until(10 * kMs);
-    const uint64_t before = sim.counters().events + sim.counters().ops;
+    const uint64_t before = sim.steps();
     sim.mutable_cfs_rq(sim.rqs()[kCpu1].cfs).h_nr_running += 1;
     sim.run_until(20 * kMs);
-    ASSERT_EQ(sim.counters().events + sim.counters().ops, before + 20);
+    ASSERT_EQ(sim.steps(), before + 20);
     if (n == 0) {
       EXPECT_TRUE(sim.checker()->ok());
       EXPECT_EQ(sim.checker()->checks(), 0u);

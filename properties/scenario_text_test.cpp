@@ -103,7 +103,7 @@ TEST(ScenarioStatements, CommentsBlankLinesCrlfAndTabs) {
   EXPECT_EQ(s.duration, 5'000'000u);
 }
 
-TEST(ScenarioStatements, KernelTopologySetFeatureSeed) {
+TEST(ScenarioStatements, KernelTopologySetFeature) {
   const Scenario s = parse_ok(
       "kernel v3.10\n"
       "topology sockets=2 cores=4 threads=2\n"
@@ -112,7 +112,6 @@ TEST(ScenarioStatements, KernelTopologySetFeatureSeed) {
       "set scaling=none\nset scaling=log\nset scaling=linear\n"
       "feature flat_slice=on start_debit=off\n"
       "feature flat_slice=off\n"
-      "seed 18446744073709551615\n"
       "run 200ms\n");
   EXPECT_EQ(s.kernel, "v3.10");
   EXPECT_EQ(s.topology, (Topology{2, 4, 2}));
@@ -231,7 +230,7 @@ TEST(ScenarioStatements, EveryTimedOp) {
       "at 9ms move t /\n"
       "at 10ms advance 1.5ms\n"
       "task v at=0.5ms runtime=1ms\n"
-      "run 10ms\n");
+      "run 11.5ms\n");
   const std::vector<Op> ops = {
       op::Spawn{TaskSpec{"v", "/", 0, {}, RunWallclock{1'000'000, std::nullopt}, ""}},
       op::Spawn{TaskSpec{"u", "/a", 3, cpus({1, 2}), RunPeriodic{1'000'000, 2'000'000}, ""}},
@@ -286,8 +285,7 @@ TEST(ScenarioStatements, CanonicalPrint) {
       "task t0 group=/g0 cpus=3,2 run=busy  # pinned\n"
       "task t1 at=50ms run=1000us sleep=0\n"
       "at 50ms shares /g0 2048\n"
-      "topology cores=4\n"
-      "seed 7\n");
+      "topology cores=4\n");
   EXPECT_EQ(print_scenario(s),
             "kernel v5.15\n"
             "topology sockets=1 cores=4 threads=1\n"
@@ -362,9 +360,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"set scaling=2\nrun 1s", 1, 13, "scaling must be none, log or linear"},
         ErrorCase{"feature flat_slice=yes\nrun 1s", 1, 20, "expected on or off, got 'yes'"},
         ErrorCase{"feature  flat_slices=on\nrun 1s", 1, 10, "unknown feature 'flat_slices'"},
-        ErrorCase{"seed -1\nrun 1s", 1, 6, "expected a number for seed"},
-        ErrorCase{"seed 18446744073709551616\nrun 1s", 1, 6, "out of range"},
-        ErrorCase{"seed 1\nseed 2\nrun 1s", 2, 1, "duplicate 'seed'"},
+        // The model makes no random choices: `seed` is gone, with a message that says so.
+        ErrorCase{"seed 7\nrun 1s", 1, 1, "the 'seed' statement is gone: the model makes no random choices"},
         ErrorCase{"run 1s\nrun 2s", 2, 1, "duplicate 'run'"},
         ErrorCase{"run 0ms", 1, 5, "run duration '0ms' is out of range"},
         ErrorCase{"run 18446744073709551616ns", 1, 5, "too large"},
@@ -455,6 +452,19 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"at 5ms advance\nrun 1s", 1, 15, "missing argument"},
         ErrorCase{"at 5ms advance 1\nrun 1s", 1, 16, "missing unit"},
         ErrorCase{"run 1s\nat 1.000000001s advance 1ns", 2, 4, "is after the end of the run"},
+        // An advance ends within the run, and no op is before the clock it leaves.
+        ErrorCase{"at 1ms advance 1000000000s\nrun 1s", 1, 16,
+                  "advance 1000000000s from 1ms ends after the end of the run (run 1s, line 2)"},
+        ErrorCase{"at 0 advance 1000000000s\nat 0 advance 1000000000s\nrun 1000000000s", 2, 4,
+                  "time 0ns is before 1000000000s, where the advance at line 1 ends"},
+        ErrorCase{"task a\nat 2ms advance 10ms\nat 5ms sleep a\nrun 20ms", 3, 4,
+                  "time 5ms is before 12ms, where the advance at line 2 ends"},
+        ErrorCase{"at 0 advance 10ms\nat 10ms advance 1ns\nrun 10ms", 2, 17, "advance 1ns from 10ms ends after"},
+        // A task that sleeps repeats at least every microsecond.
+        ErrorCase{"task a run=1ns sleep=0\nrun 1s", 1, 8,
+                  "run=1ns sleep=0 repeats every 1ns; a task that sleeps needs run + sleep >= 1us"},
+        ErrorCase{"task a runtime=1ns sleep=0\nrun 1s", 1, 8, "runtime + sleep >= 1us"},
+        ErrorCase{"at 1ms spawn a nice=1 run=500ns sleep=499ns\nrun 1s", 1, 23, "repeats every 999ns"},
         // odd bytes
         ErrorCase{"run 1s\n\x01\xff", 2, 1, "unknown statement '\\x01\\xff'"}));
 
@@ -548,13 +558,16 @@ TaskSpec any_task(std::string name, const std::vector<std::string>& groups, unsi
   }
   t.nice = *rc::gen::inRange(-20, 20);
   t.cpus = any_cpus(nr_cpus);
-  auto sleep = [] {
-    return *rc::gen::arbitrary<bool>() ? std::optional<Nanos>(any_duration(0, kMaxScenarioTime)) : std::nullopt;
-  };
+  // A task that sleeps repeats at least every kMinPeriod.
+  const Nanos run = any_duration(1, kMaxScenarioTime);
+  const std::optional<Nanos> sleep = *rc::gen::arbitrary<bool>()
+                                         ? std::optional<Nanos>(any_duration(run < kMinPeriod ? kMinPeriod - run : 0,
+                                                                             kMaxScenarioTime))
+                                         : std::nullopt;
   switch (*rc::gen::inRange(0, 3)) {
     case 0: t.behaviour = RunBusy{}; break;
-    case 1: t.behaviour = RunPeriodic{any_duration(1, kMaxScenarioTime), sleep()}; break;
-    default: t.behaviour = RunWallclock{any_duration(1, kMaxScenarioTime), sleep()}; break;
+    case 1: t.behaviour = RunPeriodic{run, sleep}; break;
+    default: t.behaviour = RunWallclock{run, sleep}; break;
   }
   return t;
 }
@@ -613,7 +626,9 @@ rc::Gen<Scenario> any_scenario() {
     std::vector<Nanos> times = *rc::gen::container<std::vector<Nanos>>(
         *rc::gen::inRange(0, 12), rc::gen::map(rc::gen::arbitrary<Nanos>(), [](Nanos v) { return v % kMaxScenarioTime; }));
     std::sort(times.begin(), times.end());
+    Nanos clock = 0;  // where the ops so far leave the simulation: no op before it
     for (std::size_t i = 0; i < times.size(); ++i) {
+      times[i] = clock = std::max(times[i], clock);
       const int kind = *rc::gen::inRange(0, tasks.empty() ? 3 : 12);
       const std::string task = tasks.empty() ? "" : *rc::gen::elementOf(tasks);
       Op o;
@@ -624,7 +639,7 @@ rc::Gen<Scenario> any_scenario() {
           break;
         }
         case 1: o = op::CreateGroup{new_group("c" + std::to_string(i))}; break;
-        case 2: o = op::Advance{any_duration(0, kMaxScenarioTime)}; break;
+        case 2: o = op::Advance{any_duration(0, kMaxScenarioTime - clock)}; break;
         case 3: o = op::Exit{task}; break;
         case 4: o = op::Sleep{task}; break;
         case 5: o = op::Wake{task}; break;
@@ -640,9 +655,10 @@ rc::Gen<Scenario> any_scenario() {
           o = op::SetShares{g.path, g.shares, g.weight};
         }
       }
+      if (const auto* a = std::get_if<op::Advance>(&o)) clock += a->by;
       s.ops.push_back({times[i], std::move(o), {}});
     }
-    s.duration = std::max<Nanos>(times.empty() ? 1 : times.back(), any_duration(1, kMaxScenarioTime));
+    s.duration = std::max<Nanos>(std::max<Nanos>(clock, 1), any_duration(1, kMaxScenarioTime));
     return s;
   });
 }

@@ -126,17 +126,18 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
   void run(const SimNames&, Driver& d) const override {
     const ApplyResult r = d.step_at(d.sim.now(), op);
     d.require_ok();
-    // Every op the generator makes names live things, except that a task may
-    // have exited by itself (run= without sleep=): only moving it, or a spawn
-    // it should fork, is refused. And a child exists only once its parent has
-    // run to fork it: an op on it before then is refused too.
+    // Every op the generator makes names things that were made, so the only
+    // rejections are of an op that names a task that has exited since (by an
+    // exit op, or by itself: run= without sleep=) and of an op on a child
+    // before its parent has run to fork it (it does not exist yet).
     if (r == ApplyResult::rejected) {
       const auto* sp = std::get_if<op::Spawn>(&op);
-      const auto* mv = std::get_if<op::MoveTask>(&op);
       const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);
       RC_ASSERT(!named.empty());
       const TaskId t = d.sim.task_index(named);
-      if (t) RC_ASSERT((sp || mv) && d.sim.tasks()[t].state == TaskState::exited);
+      const std::string why = t ? "task '" + named + "' has exited" : "no task '" + named + "'";
+      RC_ASSERT(d.sim.last_error() == describe(op) + ": " + why);
+      if (t) RC_ASSERT(d.sim.tasks()[t].state == TaskState::exited);
       else RC_ASSERT(has_parent(d.scenario(), named));
     }
   }

@@ -1,92 +1,23 @@
-#include "scenario_text.h"
-
+// The parser of scenario files (docs/scenario-format.md): line by line, then
+// the whole-file checks of the timeline, the CPUs and the run's end.
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <type_traits>
 
+#include "arith/fair_math.h"
 #include "arith/weights.h"
+#include "scenario_parser.h"
+#include "scenario_text.h"
+#include "scenario_values.h"
 
 namespace cfsv {
 
+using namespace scenario_text;
+
 namespace {
-
-constexpr std::size_t kMaxInputBytes = 64u << 20;
-
-// Setting keys and the values they take: the kernel's sysctl bounds
-// (kernel/sysctl.c, v3.10) where it has them, generous ones elsewhere.
-enum class ValueKind { duration, count, scaling };
-struct SettingKey {
-  std::string_view name;
-  ValueKind kind;
-  uint64_t lo, hi;
-};
-constexpr uint64_t kSec = 1'000'000'000;
-constexpr std::array<SettingKey, 9> kSettingKeys = {{
-    {"hz", ValueKind::count, 1, 10000},
-    {"latency", ValueKind::duration, 100'000, kSec},
-    {"min_granularity", ValueKind::duration, 100'000, kSec},
-    {"wakeup_granularity", ValueKind::duration, 0, kSec},
-    {"idle_min_granularity", ValueKind::duration, 0, kSec},
-    {"migration_cost", ValueKind::duration, 0, kSec},
-    {"nr_latency", ValueKind::count, 1, 1u << 20},
-    {"nr_migrate", ValueKind::count, 0, 1u << 20},
-    {"scaling", ValueKind::scaling, 0, 2},
-}};
-const SettingKey* setting_key(std::string_view name) {
-  for (const SettingKey& k : kSettingKeys)
-    if (k.name == name) return &k;
-  return nullptr;
-}
-
-constexpr std::array<std::string_view, 3> kScalingNames = {"none", "log", "linear"};  // = TunableScaling
-
-struct Unit {
-  std::string_view suffix;
-  Nanos scale;
-  unsigned digits;  // log10(scale)
-};
-constexpr std::array<Unit, 4> kUnits = {{{"s", kSec, 9}, {"ms", 1'000'000, 6}, {"us", 1'000, 3}, {"ns", 1, 0}}};
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-bool is_name_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '-';
-}
-bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_digit); }
-
-// Decimal digits to a value <= max; false on overflow or a non-digit.
-bool to_uint(std::string_view s, uint64_t max, uint64_t& out) {
-  if (!all_digits(s)) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (max - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  out = v;
-  return true;
-}
-
-// 'text' for messages: printable ASCII, at most 40 bytes.
-std::string quote(std::string_view s) {
-  std::string q = "'";
-  for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      q += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      q += buf;
-    }
-  }
-  if (s.size() > 40) q += "...";
-  return q + "'";
-}
 
 std::string range_msg(std::string_view what, std::string_view text, uint64_t lo, uint64_t hi) {
   return std::string(what) + " " + quote(text) + " is out of range [" + std::to_string(lo) + ", " +
@@ -104,18 +35,10 @@ struct KeyValue {
   unsigned key_col = 0, value_col = 0;
 };
 
-// A timed op as parsed, with the places its names came from.
-struct PendingOp {
-  TimedOp op;
-  SourceLoc time, task, group, parent;  // task/group/parent: line 0 when the op names none
-};
-
 struct CpuUse {
   SourceLoc loc;  // the largest CPU number of a list
   unsigned max_cpu = 0;
 };
-
-struct Failure {};  // thrown inside the parser only; parse_scenario catches it
 
 class Parser {
  public:
@@ -136,21 +59,14 @@ class Parser {
         pos = nl + 1;
       }
       finish();
-    } catch (const Failure&) {
-      return error_;
+    } catch (const ParseFailure& f) {
+      return ParseError{std::string(file_), f.loc.line, f.loc.col, f.message};
     }
     return std::move(s_);
   }
 
  private:
-  [[noreturn]] void fail(unsigned col, std::string msg) {
-    error_ = ParseError{std::string(file_), line_, col, std::move(msg)};
-    throw Failure{};
-  }
-  [[noreturn]] void fail_at(SourceLoc loc, std::string msg) {
-    line_ = loc.line;
-    fail(loc.col, std::move(msg));
-  }
+  [[noreturn]] void fail(unsigned col, std::string msg) { fail_at(here(col), std::move(msg)); }
   SourceLoc here(unsigned col) const { return {line_, col}; }
 
   // ---- tokens ------------------------------------------------------------
@@ -178,9 +94,11 @@ class Parser {
     if (kw == "task") return st_task();
     if (kw == "at") return st_at();
     if (kw == "run") return st_run();
-    if (kw == "seed") return st_seed();
+    if (kw == "seed")
+      fail(toks_[0].col, "the 'seed' statement is gone: the model makes no random choices, so no seed is read; "
+                         "delete this line");
     fail(toks_[0].col, "unknown statement " + quote(kw) +
-                           " (expected kernel, topology, set, feature, group, task, at, run or seed)");
+                           " (expected kernel, topology, set, feature, group, task, at or run)");
   }
 
   // Exactly n tokens from index first on (else: what is missing / what is extra).
@@ -393,16 +311,21 @@ class Parser {
     const unsigned col = toks_[1].col;
     if (const auto it = groups_.find(g.path); it != groups_.end())
       fail(col, "group " + quote(g.path) + " already exists (line " + std::to_string(it->second.line) + ")");
-    need_parent(g.path, col, [&](const std::string& p) { return groups_.count(p) > 0; });
+    if (const std::string parent = parent_path(g.path); parent != "/" && !groups_.count(parent))
+      fail(col, "parent group " + quote(parent) + " of " + quote(g.path) + " does not exist");
     groups_[g.path] = here(col);
+    declare_group(col);
     s_.groups.push_back(std::move(g));
   }
 
-  template <class Exists>
-  void need_parent(const std::string& path, unsigned col, Exists exists) {
-    const std::string parent = path.substr(0, std::max<std::size_t>(path.rfind('/'), 1));
-    if (parent != "/" && !exists(parent))
-      fail(col, "parent group " + quote(parent) + " of " + quote(path) + " does not exist");
+  // One more task or group in the file (time 0 or timed): within the limits.
+  void declare_task(unsigned col) {
+    if (++nr_tasks_ > kMaxTasks) fail(col, "more than " + std::to_string(kMaxTasks) + " tasks in one scenario");
+  }
+  void declare_group(unsigned col) {
+    if (group_decls_.size() == kMaxGroups)
+      fail(col, "more than " + std::to_string(kMaxGroups) + " groups in one scenario");
+    group_decls_.push_back(here(col));
   }
 
   // Task fields from toks_[first] on; at= only when at is given. With parent=
@@ -411,6 +334,7 @@ class Parser {
                      SourceLoc& parent_loc, SourceLoc& at_loc) {
     TaskSpec t;
     t.name = name(name_tok, "task");
+    declare_task(name_tok.col);
     group_loc = here(name_tok.col);
     bool has_group = false;
     const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
@@ -448,10 +372,16 @@ class Parser {
     if (run && runtime) fail(runtime->key_col, "a task has run= or runtime=, not both");
     if (run && run->value == "busy") {
       if (sleep) fail(sleep->key_col, "run=busy never sleeps; drop sleep= or give run=<duration>");
-    } else if (run) {
-      t.behaviour = RunPeriodic{duration(run->value, run->value_col, "run", 1), sleep_ns};
-    } else if (runtime) {
-      t.behaviour = RunWallclock{duration(runtime->value, runtime->value_col, "runtime", 1), sleep_ns};
+    } else if (run || runtime) {
+      const KeyValue& burst = run ? *run : *runtime;
+      const Nanos d = duration(burst.value, burst.value_col, burst.key, 1);
+      if (sleep_ns && d + *sleep_ns < kMinPeriod)
+        fail(burst.key_col, std::string(burst.key) + "=" + std::string(burst.value) + " sleep=" +
+                                std::string(sleep->value) + " repeats every " + format_duration(d + *sleep_ns) +
+                                "; a task that sleeps needs " + std::string(burst.key) + " + sleep >= " +
+                                format_duration(kMinPeriod));
+      if (run) t.behaviour = RunPeriodic{d, sleep_ns};
+      else t.behaviour = RunWallclock{d, sleep_ns};
     } else if (sleep) {
       fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
     }
@@ -464,8 +394,9 @@ class Parser {
     SourceLoc group_loc, parent_loc, at_loc;
     TaskSpec t = task_spec(toks_[1], 2, &at, group_loc, parent_loc, at_loc);
     if (at) {
+      if (pending_.size() == kMaxOps) fail(at_loc.col, "more than " + std::to_string(kMaxOps) + " timed ops");
       pending_.push_back(
-          {{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, parent_loc});
+          {{*at, op::Spawn{std::move(t)}, here(toks_[0].col)}, at_loc, here(toks_[1].col), group_loc, parent_loc, {}});
       return;
     }
     if (const auto it = tasks_.find(t.name); it != tasks_.end())
@@ -482,10 +413,11 @@ class Parser {
   void st_at() {
     expect_some(1, "at <time> <op> ...");
     const Nanos when = duration(toks_[1].text, toks_[1].col, "time");
+    if (pending_.size() == kMaxOps) fail(toks_[0].col, "more than " + std::to_string(kMaxOps) + " timed ops");
     expect_some(2, "an op after the time");
     const Token& opt = toks_[2];
     const std::string_view o = opt.text;
-    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}};
+    PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}, {}};
     auto task_arg = [&](std::size_t i) {
       p.task = here(toks_[i].col);
       return name(toks_[i], "task");
@@ -516,6 +448,7 @@ class Parser {
     } else if (o == "group") {
       GroupSpec g = group_spec(3);
       p.group = here(toks_[3].col);
+      declare_group(toks_[3].col);
       p.op.op = op::CreateGroup{std::move(g)};
     } else if (o == "shares" || o == "weight") {
       expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
@@ -535,6 +468,7 @@ class Parser {
     } else if (o == "advance") {
       expect_args(3, 1, "at <time> advance <duration>");
       p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
+      p.value = here(toks_[3].col);
     } else {
       fail(opt.col, "unknown op " + quote(o) +
                         " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance)");
@@ -548,75 +482,10 @@ class Parser {
     s_.duration = duration(toks_[1].text, toks_[1].col, "run duration", 1);
   }
 
-  void st_seed() {
-    once(seen_seed_);
-    expect_args(1, 1, "seed N");
-    number(toks_[1].text, toks_[1].col, "seed", 0, UINT64_MAX);  // checked, then unused: the model has no randomness
-  }
-
   // ---- whole-file checks -------------------------------------------------
 
   void finish() {
-    // The timeline, in time order (stable: equal times keep file order).
-    std::stable_sort(pending_.begin(), pending_.end(),
-                     [](const PendingOp& a, const PendingOp& b) { return a.op.at < b.op.at; });
-    std::map<std::string, const PendingOp*> spawn_of, create_of;  // first spawn/create of each name in time order
-    for (const PendingOp& p : pending_) {
-      if (const auto* sp = std::get_if<op::Spawn>(&p.op.op)) spawn_of.try_emplace(sp->task.name, &p);
-      if (const auto* cg = std::get_if<op::CreateGroup>(&p.op.op)) create_of.try_emplace(cg->group.path, &p);
-    }
-    auto when = [](const PendingOp* p) {
-      return format_duration(p->op.at) + ", line " + std::to_string(p->op.loc.line);
-    };
-    std::map<std::string, SourceLoc> tasks = tasks_, groups = groups_;
-    for (const PendingOp& p : pending_) {
-      const std::string at_text = " at " + format_duration(p.op.at);
-      auto need_task = [&](const std::string& t, const SourceLoc& loc) {
-        if (tasks.count(t)) return;
-        const auto it = spawn_of.find(t);
-        fail_at(loc, "task " + quote(t) + " does not exist" + at_text +
-                            (it != spawn_of.end() ? " (spawned at " + when(it->second) + ")" : ""));
-      };
-      auto need_group = [&](const std::string& g) {
-        if (g == "/" || groups.count(g)) return;
-        const auto it = create_of.find(g);
-        fail_at(p.group, "group " + quote(g) + " does not exist" + at_text +
-                             (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
-      };
-      std::visit(
-          [&](const auto& o) {
-            using T = std::decay_t<decltype(o)>;
-            if constexpr (std::is_same_v<T, op::Spawn>) {
-              if (const auto it = tasks.find(o.task.name); it != tasks.end())
-                fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
-                                    std::to_string(it->second.line) + ")");
-              if (!o.task.group.empty()) need_group(o.task.group);
-              if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
-              tasks[o.task.name] = p.task;
-            } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
-              if (const auto it = groups.find(o.group.path); it != groups.end())
-                fail_at(p.group, "group " + quote(o.group.path) + " already exists (line " +
-                                     std::to_string(it->second.line) + ")");
-              line_ = p.group.line;
-              need_parent(o.group.path, p.group.col, [&](const std::string& par) {
-                if (groups.count(par)) return true;
-                const auto it = create_of.find(par);
-                fail_at(p.group, "parent group " + quote(par) + " of " + quote(o.group.path) + " does not exist" + at_text +
-                                     (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
-              });
-              groups[o.group.path] = p.group;
-            } else if constexpr (std::is_same_v<T, op::SetShares>) {
-              need_group(o.group);
-            } else if constexpr (std::is_same_v<T, op::MoveTask>) {
-              need_task(o.task, p.task);
-              need_group(o.group);
-            } else if constexpr (std::is_same_v<T, op::Advance>) {
-            } else {
-              need_task(o.task, p.task);
-            }
-          },
-          p.op.op);
-    }
+    resolve_names(pending_, tasks_, groups_);
     // CPUs against the topology, in file order.
     const unsigned nr_cpus = s_.topology.nr_cpus();
     for (const CpuUse& u : cpu_uses_)
@@ -626,16 +495,20 @@ class Parser {
                            (seen_topology_ ? ", topology at line " + std::to_string(*seen_topology_)
                                            : "; no topology line") +
                            ")");
+    // Group entities (a cfs_rq and an entity per group and CPU), at the first group past the limit.
+    if (group_decls_.size() * nr_cpus > kMaxGroupEntities) {
+      const std::size_t k = kMaxGroupEntities / nr_cpus;
+      fail_at(group_decls_[k], "group " + std::to_string(k + 1) + " on " + std::to_string(nr_cpus) + " CPUs makes " +
+                                   std::to_string((k + 1) * nr_cpus) + " group entities; at most " +
+                                   std::to_string(kMaxGroupEntities) + " (groups x CPUs)");
+    }
     if (!seen_run_) {
       std::size_t last_nl = text_.rfind('\n');
       last_nl = last_nl == std::string_view::npos ? 0 : last_nl + 1;
       fail_at({line_, static_cast<unsigned>(text_.size() - last_nl + 1)},
               "missing 'run <duration>' statement (end of file)");
     }
-    for (const PendingOp& p : pending_)
-      if (p.op.at > s_.duration)
-        fail_at(p.time, "time " + format_duration(p.op.at) + " is after the end of the run (run " +
-                            format_duration(s_.duration) + ", line " + std::to_string(*seen_run_) + ")");
+    check_times(pending_, s_.duration, *seen_run_);
     for (PendingOp& p : pending_) s_.ops.push_back(std::move(p.op));
   }
 
@@ -643,59 +516,13 @@ class Parser {
   unsigned line_ = 0;
   std::vector<Token> toks_;
   Scenario s_;
-  ParseError error_;
-  std::optional<unsigned> seen_kernel_, seen_topology_, seen_run_, seen_seed_;
+  std::optional<unsigned> seen_kernel_, seen_topology_, seen_run_;
   std::map<std::string, SourceLoc> groups_, tasks_;  // declared at time 0 (group and task lines)
   std::vector<PendingOp> pending_;
   std::vector<CpuUse> cpu_uses_;
+  std::size_t nr_tasks_ = 0;             // task lines and spawns
+  std::vector<SourceLoc> group_decls_;  // group lines and group ops, in file order
 };
-
-std::string task_fields(const TaskSpec& t) {
-  std::string s = t.group.empty() ? "" : "group=" + t.group + " ";
-  if (!t.parent.empty()) s += "parent=" + t.parent + " ";
-  s += "nice=" + std::to_string(t.nice);
-  if (t.cpus.any()) s += " cpus=" + format_cpu_list(t.cpus);
-  std::visit(
-      [&](const auto& b) {
-        using T = std::decay_t<decltype(b)>;
-        if constexpr (std::is_same_v<T, RunBusy>) {
-          s += " run=busy";
-        } else {
-          s += (std::is_same_v<T, RunPeriodic> ? " run=" : " runtime=");
-          if constexpr (std::is_same_v<T, RunPeriodic>) s += format_duration(b.run);
-          else s += format_duration(b.runtime);
-          if (b.sleep) s += " sleep=" + format_duration(*b.sleep);
-        }
-      },
-      t.behaviour);
-  return s;
-}
-
-std::string shares_text(const GroupSpec& g) {
-  return g.weight ? "weight=" + std::to_string(*g.weight) : "shares=" + std::to_string(g.shares);
-}
-
-std::string op_text(const Op& op) {
-  return std::visit(
-      [](const auto& o) -> std::string {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, op::Spawn>) return "spawn " + o.task.name + " " + task_fields(o.task);
-        else if constexpr (std::is_same_v<T, op::Exit>) return "exit " + o.task;
-        else if constexpr (std::is_same_v<T, op::Sleep>) return "sleep " + o.task;
-        else if constexpr (std::is_same_v<T, op::Wake>) return "wake " + o.task;
-        else if constexpr (std::is_same_v<T, op::SetNice>) return "nice " + o.task + " " + std::to_string(o.nice);
-        else if constexpr (std::is_same_v<T, op::SetAffinity>) return "affinity " + o.task + " " + format_cpu_list(o.cpus);
-        else if constexpr (std::is_same_v<T, op::CreateGroup>)
-          return "group " + o.group.path + " " + shares_text(o.group);
-        else if constexpr (std::is_same_v<T, op::SetShares>)
-          return (o.weight ? "weight " + o.group + " " + std::to_string(*o.weight)
-                           : "shares " + o.group + " " + std::to_string(o.shares));
-        else if constexpr (std::is_same_v<T, op::MoveTask>) return "move " + o.task + " " + o.group;
-        else if constexpr (std::is_same_v<T, op::Advance>) return "advance " + format_duration(o.by);
-        else static_assert(!sizeof(T), "print_scenario: a new Op needs a scenario-file form (model/scenario_text.cpp)");
-      },
-      op);
-}
 
 }  // namespace
 
@@ -712,7 +539,7 @@ ParseResult parse_scenario(std::string_view text, std::string_view filename) {
   }
 }
 
-ParseResult load_scenario_file(const std::string& path) {
+std::variant<std::string, ParseError> read_scenario_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return ParseError{path, 0, 0, std::string("cannot open: ") + std::strerror(errno)};
   std::string text;
@@ -730,116 +557,13 @@ ParseResult load_scenario_file(const std::string& path) {
   std::fclose(f);
   if (bad) return ParseError{path, 0, 0, std::string("cannot read: ") + std::strerror(err)};
   if (too_big) return ParseError{path, 0, 0, "file is larger than " + std::to_string(kMaxInputBytes >> 20) + " MiB"};
-  return parse_scenario(text, path);
+  return text;
 }
 
-std::string format_duration(Nanos ns) {
-  for (const Unit& u : kUnits) {
-    if (ns < u.scale && u.scale != 1) continue;
-    std::string s = std::to_string(ns / u.scale);
-    if (const Nanos frac = ns % u.scale) {
-      std::string f = std::to_string(frac);
-      f.insert(0, u.digits - f.size(), '0');
-      while (f.back() == '0') f.pop_back();
-      s += "." + f;
-    }
-    return s + std::string(u.suffix);
-  }
-  return {};  // unreachable: ns has scale 1
-}
-
-std::optional<Nanos> parse_duration(std::string_view text, std::string* why) {
-  auto bad = [&](std::string msg) -> std::optional<Nanos> {
-    if (why) *why = std::move(msg);
-    return std::nullopt;
-  };
-  if (text == "0") return 0;
-  std::size_t i = 0;
-  while (i < text.size() && (is_digit(text[i]) || text[i] == '.')) ++i;
-  const std::string_view num = text.substr(0, i), suffix = text.substr(i);
-  const Unit* unit = nullptr;
-  for (const Unit& u : kUnits)
-    if (u.suffix == suffix) unit = &u;
-  if (num.empty()) return bad("expected a number with a unit (ns, us, ms, s)");
-  if (!unit) return bad(suffix.empty() ? "missing unit (ns, us, ms, s)" : "unknown unit " + quote(suffix) + " (ns, us, ms, s)");
-  const std::size_t dot = num.find('.');
-  const std::string_view whole = num.substr(0, dot);
-  const std::string_view frac = dot == std::string_view::npos ? std::string_view{} : num.substr(dot + 1);
-  if (!all_digits(whole) || (dot != std::string_view::npos && !all_digits(frac)))
-    return bad("expected digits[.digits] before the unit");
-  uint64_t w = 0;
-  if (!to_uint(whole, UINT64_MAX / unit->scale, w)) return bad("too large");
-  Nanos v = w * unit->scale, place = unit->scale;
-  for (char c : frac) {
-    place /= 10;
-    if (place == 0) {
-      if (c != '0') return bad("finer than a nanosecond");
-      continue;
-    }
-    const Nanos add = static_cast<Nanos>(c - '0') * place;
-    if (v > UINT64_MAX - add) return bad("too large");
-    v += add;
-  }
-  return v;
-}
-
-std::string format_cpu_list(const CpuMask& cpus) {
-  if (cpus.none()) return "all";
-  std::string s;
-  for (unsigned c = 0; c < kMaxCpus;) {
-    if (!cpus[c]) {
-      ++c;
-      continue;
-    }
-    unsigned e = c;
-    while (e + 1 < kMaxCpus && cpus[e + 1]) ++e;
-    if (!s.empty()) s += ',';
-    s += std::to_string(c);
-    if (e > c) s += "-" + std::to_string(e);
-    c = e + 1;
-  }
-  return s;
-}
-
-std::string print_scenario(const Scenario& s) {
-  std::string out;
-  auto line = [&](const std::string& l) { out += l + "\n"; };
-  line("kernel " + s.kernel);
-  line("topology sockets=" + std::to_string(s.topology.sockets) + " cores=" + std::to_string(s.topology.cores) +
-       " threads=" + std::to_string(s.topology.threads));
-  // One `set`/`feature` line, or more when a key repeats (a line names each key once).
-  auto keyed_lines = [&](std::string_view kw, const std::vector<std::pair<std::string, std::string>>& kvs) {
-    std::string l;
-    std::vector<std::string_view> keys;
-    for (const auto& [k, v] : kvs) {
-      if (std::find(keys.begin(), keys.end(), k) != keys.end()) {
-        line(l);
-        l.clear();
-        keys.clear();
-      }
-      if (l.empty()) l = kw;
-      l += " " + k + "=" + v;
-      keys.push_back(k);
-    }
-    if (!l.empty()) line(l);
-  };
-  std::vector<std::pair<std::string, std::string>> kvs;
-  for (const Setting& st : s.settings) {
-    const SettingKey* k = setting_key(st.key);
-    std::string v = std::to_string(st.value);
-    if (k && k->kind == ValueKind::duration) v = format_duration(st.value);
-    if (k && k->kind == ValueKind::scaling && st.value < kScalingNames.size()) v = kScalingNames[st.value];
-    kvs.emplace_back(st.key, v);
-  }
-  keyed_lines("set", kvs);
-  kvs.clear();
-  for (const auto& [f, on] : s.feature_overrides) kvs.emplace_back(std::string(to_string(f)), on ? "on" : "off");
-  keyed_lines("feature", kvs);
-  for (const GroupSpec& g : s.groups) line("group " + g.path + " " + shares_text(g));
-  for (const TaskSpec& t : s.tasks) line("task " + t.name + " " + task_fields(t));
-  for (const TimedOp& o : s.ops) line("at " + format_duration(o.at) + " " + op_text(o.op));
-  line("run " + format_duration(s.duration));
-  return out;
+ParseResult load_scenario_file(const std::string& path) {
+  auto text = read_scenario_file(path);
+  if (auto* e = std::get_if<ParseError>(&text)) return std::move(*e);
+  return parse_scenario(std::get<std::string>(text), path);
 }
 
 }  // namespace cfsv

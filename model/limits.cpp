@@ -1,0 +1,44 @@
+#include "limits.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "overloaded.h"
+
+namespace cfsv {
+
+double estimate_events(const Scenario& sc, uint64_t hz) {
+  const double duration = static_cast<double>(sc.duration);
+  if (duration <= 0) return static_cast<double>(sc.ops.size());
+  double busy_cpus = 0, bursts = 0;
+  CpuMask cpus;
+  bool any_cpu = false;
+  auto add = [&](const TaskSpec& t, Nanos from) {
+    const double span = duration - std::min(static_cast<double>(from), duration);  // how long it may live
+    auto periodic = [&](Nanos run, const std::optional<Nanos>& sleep) {
+      if (!sleep) {  // one burst, then exit
+        busy_cpus += std::min(static_cast<double>(run), span) / duration;
+        bursts += 2;
+        return;
+      }
+      const double period = std::max<double>(static_cast<double>(run + *sleep), 1);
+      busy_cpus += static_cast<double>(run) / period * span / duration;
+      bursts += 2 * (span / period + 1);
+    };
+    std::visit(Overloaded{[&](const RunBusy&) { busy_cpus += span / duration; },
+                          [&](const RunPeriodic& b) { periodic(b.run, b.sleep); },
+                          [&](const RunWallclock& b) { periodic(b.runtime, b.sleep); }},
+               t.behaviour);
+    if (t.cpus.none()) any_cpu = true;
+    cpus |= t.cpus;
+  };
+  for (const TaskSpec& t : sc.tasks) add(t, 0);
+  for (const TimedOp& o : sc.ops)
+    if (const auto* sp = std::get_if<op::Spawn>(&o.op)) add(sp->task, o.at);
+  const double nr_cpus = std::max(1u, sc.topology.nr_cpus());
+  const double usable = any_cpu ? nr_cpus : std::min<double>(nr_cpus, static_cast<double>(cpus.count()));
+  const double ticks = duration / 1e9 * static_cast<double>(hz) * std::min(usable, busy_cpus);
+  return ticks + bursts + static_cast<double>(sc.ops.size());
+}
+
+}  // namespace cfsv

@@ -1,0 +1,88 @@
+// The whole-file checks of a scenario's timed ops (docs/scenario-format.md,
+// "Validation rules" 2 and 6): names resolve in time order, and the ops and
+// their advances fit in the run.
+#include <algorithm>
+#include <type_traits>
+#include <variant>
+
+#include "scenario_parser.h"
+#include "scenario_text.h"
+#include "scenario_values.h"
+
+namespace cfsv::scenario_text {
+
+std::string parent_path(const std::string& path) { return path.substr(0, std::max<std::size_t>(path.rfind('/'), 1)); }
+
+void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups) {
+  std::stable_sort(ops.begin(), ops.end(), [](const PendingOp& a, const PendingOp& b) { return a.op.at < b.op.at; });
+  std::map<std::string, const PendingOp*> spawn_of, create_of;  // first spawn/create of each name in time order
+  for (const PendingOp& p : ops) {
+    if (const auto* sp = std::get_if<op::Spawn>(&p.op.op)) spawn_of.try_emplace(sp->task.name, &p);
+    if (const auto* cg = std::get_if<op::CreateGroup>(&p.op.op)) create_of.try_emplace(cg->group.path, &p);
+  }
+  auto when = [](const PendingOp* p) { return format_duration(p->op.at) + ", line " + std::to_string(p->op.loc.line); };
+  for (const PendingOp& p : ops) {
+    const std::string at_text = " at " + format_duration(p.op.at);
+    auto need_task = [&](const std::string& t, const SourceLoc& loc) {
+      if (tasks.count(t)) return;
+      const auto it = spawn_of.find(t);
+      fail_at(loc, "task " + quote(t) + " does not exist" + at_text +
+                          (it != spawn_of.end() ? " (spawned at " + when(it->second) + ")" : ""));
+    };
+    auto need_group = [&](const std::string& g, std::string_view what = "group ", std::string_view of = "") {
+      if (g == "/" || groups.count(g)) return;
+      const auto it = create_of.find(g);
+      fail_at(p.group, std::string(what) + quote(g) + std::string(of) + " does not exist" + at_text +
+                           (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
+    };
+    std::visit(
+        [&](const auto& o) {
+          using T = std::decay_t<decltype(o)>;
+          if constexpr (std::is_same_v<T, op::Spawn>) {
+            if (const auto it = tasks.find(o.task.name); it != tasks.end())
+              fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
+                                  std::to_string(it->second.line) + ")");
+            if (!o.task.group.empty()) need_group(o.task.group);  // empty: the parent's
+            if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
+            tasks[o.task.name] = p.task;
+          } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
+            if (const auto it = groups.find(o.group.path); it != groups.end())
+              fail_at(p.group, "group " + quote(o.group.path) + " already exists (line " +
+                                   std::to_string(it->second.line) + ")");
+            need_group(parent_path(o.group.path), "parent group ", " of " + quote(o.group.path));
+            groups[o.group.path] = p.group;
+          } else if constexpr (std::is_same_v<T, op::SetShares>) {
+            need_group(o.group);
+          } else if constexpr (std::is_same_v<T, op::MoveTask>) {
+            need_task(o.task, p.task);
+            need_group(o.group);
+          } else if constexpr (!std::is_same_v<T, op::Advance>) {
+            need_task(o.task, p.task);
+          }
+        },
+        p.op.op);
+  }
+}
+
+void check_times(const std::vector<PendingOp>& ops, Nanos duration, unsigned run_line) {
+  const std::string run_text = " (run " + format_duration(duration) + ", line " + std::to_string(run_line) + ")";
+  Nanos clock = 0;                 // where the ops so far leave the simulation
+  const PendingOp* advance = nullptr;  // the advance that moved it there, if one did
+  for (const PendingOp& p : ops) {
+    if (p.op.at > duration)
+      fail_at(p.time, "time " + format_duration(p.op.at) + " is after the end of the run" + run_text);
+    if (p.op.at < clock)
+      fail_at(p.time, "time " + format_duration(p.op.at) + " is before " + format_duration(clock) +
+                          ", where the advance at line " + std::to_string(advance->op.loc.line) + " ends");
+    clock = p.op.at;
+    if (const auto* a = std::get_if<op::Advance>(&p.op.op)) {
+      if (a->by > duration - clock)
+        fail_at(p.value, "advance " + format_duration(a->by) + " from " + format_duration(clock) +
+                             " ends after the end of the run" + run_text);
+      clock += a->by;
+      advance = &p;
+    }
+  }
+}
+
+}  // namespace cfsv::scenario_text
