@@ -23,11 +23,7 @@ std::string parent_path(std::string_view path) {
 }
 
 // An affinity mask without the CPUs beyond the machine's.
-CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) {
-  CpuMask m = cpus;
-  for (unsigned c = nr_cpus; c < kMaxCpus; ++c) m.reset(c);
-  return m;
-}
+CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & (~CpuMask{} >> (kMaxCpus - nr_cpus)); }
 
 // sched_proc_update_handler / update_sysctl (kernel/sched/fair.c v3.10) for
 // the sysctl era; plain debugfs writes (kernel/sched/debug.c v5.13+)
@@ -94,8 +90,10 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
 
   s_.se.reserve(64 + sc_.tasks.size() + sc_.groups.size() * n);
   s_.tasks.reserve(sc_.tasks.size() + 16);
-  s_.trace.stretches.reserve(1024);
-  s_.trace.switches.reserve(1024);
+  if (opt_.record_trace) {
+    s_.trace.stretches.reserve(1024);
+    s_.trace.switches.reserve(1024);
+  }
 
   for (const GroupSpec& g : sc_.groups) {
     const Op op = op::CreateGroup{g};
