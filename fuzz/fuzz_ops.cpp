@@ -1,15 +1,15 @@
 // The CFS model on decoded op sequences: bytes become a scenario on 1..4 CPUs
-// (fuzz/ops_input.h, model/ops_decoder.h: random profile, features, groups
-// nested up to depth 3, tasks, then up to 64 timed ops within 20 ms), each op
-// applied as it is decoded. The shared invariant checker runs after every op,
-// after every 16th step (op or event) and at the end: the planted bugs of
-// docs/fuzzing.md are found as fast per execution as when checking after every
-// event. Also checked after the run: every CPU's busy + idle time is the
-// elapsed time, and the tasks' CPU time adds up to the CPUs' busy time. A
-// failure prints the reproducer (a scenario file for `cfsv replay`; `cfsv
-// fuzz` writes one for every crash) and aborts.
+// (model/ops_decoder.h: random profile, features, groups nested up to depth
+// 3, tasks, then up to 64 timed ops within 20 ms), each op applied as it is
+// decoded (fuzz/ops_input.h, run_ops). The shared invariant checker runs
+// after every op, after every 16th step (op or event) and at the end. Also
+// checked after the run: every CPU's busy + idle time is the elapsed time,
+// and the tasks' CPU time adds up to the CPUs' busy time. A failure prints the
+// reproducer (a scenario file for `cfsv replay`; `cfsv fuzz` writes one for
+// every crash) and aborts.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,12 +17,10 @@
 #include "fuzz/fuzz_target.h"
 #include "fuzz/ops_input.h"
 #include "model/scenario_text.h"
-#include "model/sim.h"
 
 namespace {
 constexpr const char* kTarget = "fuzz_ops";
 constexpr std::size_t kMaxInput = 4096;  // the decoder reads at most ~64 ops' worth
-constexpr cfsv::SimOptions kSimOptions{.check_every = 16, .record_trace = false};
 
 #ifdef CFSV_FUZZ_PLANTED
 // Test builds only (fuzz/CMakeLists.txt builds this file so into
@@ -55,16 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   static OpsDecoder<fuzz::ByteReader> decoder;
   static Scenario setup;
   fuzz::ByteReader r(data, size);
-  decoder.begin(r, setup);
-  Sim sim(setup, kSimOptions);
-  for (TimedOp t; decoder.next(t);) {  // what Sim::run does with each timed op
-    sim.run_until(t.at);
-    sim.apply(t.op);
-    planted_bug(sim, t.op);
-    sim.check_now("op");
-  }
-  sim.run_until(std::max(decoder.duration(), sim.now()));
-  sim.check_now("end of run");
+  const std::unique_ptr<Sim> run = fuzz::run_ops(decoder, r, setup, planted_bug);
+  const Sim& sim = *run;
   if (!sim.checker()->ok()) {
     const Violation& v = sim.checker()->violations().front();
     fuzz::fail(kTarget, "invariant violated: %s\n--- reproducer ---\n# expect: violation %s\n%s", v.to_string().c_str(),
