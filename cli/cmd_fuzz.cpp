@@ -5,7 +5,8 @@
 // shows (fuzz_slice_claims' counterexample, read back as data and printed as
 // every engine prints one); an ops target's crash comes back as a scenario
 // file for `cfsv replay`. --merge adds what the campaign covered anew to
-// fuzz/corpus/<target>. Exit 0 no crash, 1 crashes, 2 bad input, 130 Ctrl-C.
+// fuzz/corpus/<target>; --crash reports on inputs found elsewhere. Exit 0 no
+// crash, 1 crashes, 2 bad input, 130 Ctrl-C.
 #include <unistd.h>
 
 #include <chrono>
@@ -85,11 +86,13 @@ class CampaignProgress {
   Clock::time_point start_ = Clock::now(), drawn_at_ = start_;
 };
 
-// What a crash input shows: the target re-run on it alone. `what` gets the
-// line that says what crashed: the target's failed check, else the
-// sanitizer's or libFuzzer's SUMMARY, else the first error line.
-std::string explain_crash(const std::string& exe, const std::string& file, const std::optional<std::string>& claim,
-                          std::string* what) {
+// What a crash input shows: the target re-run on it alone.
+struct Rerun {
+  std::string lines;  // the counterexample, the error lines
+  std::string what;   // what crashed: the target's failed check, else the SUMMARY line, else the first error line
+  bool fails = true;
+};
+Rerun explain_crash(const std::string& exe, const std::string& file, const std::optional<std::string>& claim) {
   fuzz::ProcessSpec spec;
   spec.exe = exe;
   spec.args = {file};
@@ -112,8 +115,8 @@ std::string explain_crash(const std::string& exe, const std::string& file, const
   if (!cx.empty()) lines = cx.claim + ": " + cx.summary + "\n" + format_counterexample(cx) + lines;
   if (r.ok()) lines += "(this input no longer fails when run alone)\n";
   else if (lines.empty()) lines += "(" + r.describe() + ", no error line)\n";
-  *what = !check.empty() ? check : !summary.empty() ? summary : lines.substr(0, lines.find('\n'));
-  return lines;
+  std::string what = !check.empty() ? check : !summary.empty() ? summary : lines.substr(0, lines.find('\n'));
+  return {lines, what, !r.ok()};
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
@@ -121,9 +124,10 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// One crash: minimised, explained, and for an ops target written back as a
-// scenario file next to it (<crash>.scn).
-void report_crash(const fuzz::FuzzRun& run, const std::string& target, const std::string& crash,
+// One crash: minimised (<crash>.min), explained, and for an ops target
+// written back as a scenario file next to it (<crash>.scn). False when it no
+// longer fails.
+bool report_crash(const fuzz::FuzzRun& run, const std::string& target, const std::string& crash,
                   uint64_t minimize_s, const std::optional<std::string>& claim) {
   std::string input = crash;
   std::printf("crash: %s (%zu bytes", crash.c_str(), read_bytes(crash).size());
@@ -135,10 +139,10 @@ void report_crash(const fuzz::FuzzRun& run, const std::string& target, const std
     else std::printf("; minimised%s to %zu bytes", m.smaller ? "" : ": no smaller input found, kept", m.bytes);
   }
   std::printf(")\n");
-  std::string what;
-  std::fputs(indented(explain_crash(run.exe, input, claim, &what), "  ").c_str(), stdout);
+  const Rerun rerun = explain_crash(run.exe, input, claim);
+  std::fputs(indented(rerun.lines, "  ").c_str(), stdout);
   const std::vector<uint8_t> bytes = read_bytes(input);
-  if (const auto rep = fuzz::ops_reproducer(target, bytes, fs::path(input).filename().string(), what)) {
+  if (const auto rep = fuzz::ops_reproducer(target, bytes, fs::path(input).filename().string(), rerun.what)) {
     const std::string scn = crash + ".scn";
     std::ofstream(scn, std::ios::binary) << rep->text;
     std::printf("  reproducer: %s (expect: %s)\n  replay: cfsv replay %s\n", scn.c_str(), rep->expect.c_str(),
@@ -146,6 +150,8 @@ void report_crash(const fuzz::FuzzRun& run, const std::string& target, const std
   }
   const std::string env = claim ? "CFSV_CLAIM=" + *claim + " " : "";
   std::printf("  reproduce: %s%s %s\n", env.c_str(), run.exe.c_str(), input.c_str());
+  std::fflush(stdout);
+  return rerun.fails;
 }
 }  // namespace
 
@@ -153,7 +159,7 @@ int cmd_fuzz(int argc, char** argv) {
   bool list = false, keep_going = false, merge = false, progress = false, quiet = false;
   uint64_t seconds = 60, jobs = 1, seed = 1, runs = 0, minimize_s = 10;
   std::string corpus, crashes, claim, bin_dir = fuzz::default_bin_dir();
-  std::vector<std::string> pos;
+  std::vector<std::string> pos, given;
   ArgParser ap("fuzz", "A libFuzzer campaign on one fuzz target (see --list and docs/fuzzing.md).");
   ap.flag("list", &list, "list the fuzz targets and stop")
       .option("time", &seconds, "SECONDS", "time budget (default 60)")
@@ -171,6 +177,9 @@ int cmd_fuzz(int argc, char** argv) {
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
       .option("claim", &claim, "ID", "for fuzz_slice_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
+      .option("crash", &given, "FILE",
+              "no campaign: report on this crash input (found elsewhere, e.g. by ClusterFuzzLite) as on one "
+              "found here: minimise it, re-run it, write an ops target's scenario file; repeatable")
       .flag("progress", &progress, "show progress on stderr even when it is not a terminal")
       .flag("quiet", &quiet, "no progress on stderr, even on a terminal")
       .positionals("TARGET", &pos, "a fuzz target, e.g. fuzz_arith or arith", 0, 1);
@@ -193,6 +202,22 @@ int cmd_fuzz(int argc, char** argv) {
   std::error_code ec;
   if (!fs::is_regular_file(exe, ec))
     return ap.error("libFuzzer build not found at " + exe + "; configure with clang++-14");
+  struct sigaction sa {}, old_sa{};
+  sa.sa_handler = on_sigint;
+  if (!given.empty()) {  // reports on inputs found elsewhere; no campaign
+    if (merge || keep_going) return ap.error("--crash runs no campaign: --merge and --keep-going do not apply");
+    for (const std::string& f : given)
+      if (!fs::is_regular_file(f, ec)) return ap.error("--crash: no such file '" + f + "'");
+    fuzz::FuzzRun run;
+    run.exe = exe;
+    run.claim = claim_env;
+    run.interrupt = &g_interrupted;
+    sigaction(SIGINT, &sa, &old_sa);
+    bool fails = false;
+    for (const std::string& f : given) fails |= report_crash(run, *target, f, minimize_s, claim_env);
+    sigaction(SIGINT, &old_sa, nullptr);
+    return g_interrupted ? kExitInterrupted : fails ? 1 : 0;
+  }
 
   const fs::path work = fs::path("cfsv-fuzz") / *target;
   if (corpus.empty()) corpus = (work / "corpus").string();
@@ -229,8 +254,6 @@ int cmd_fuzz(int argc, char** argv) {
   CampaignProgress shown(!quiet && (progress || isatty(STDERR_FILENO)), seconds);
   run.on_progress = [&](const fuzz::FuzzProgress& p) { shown.update(p); };
   run.on_tick = [&] { shown.draw(); };
-  struct sigaction sa {}, old_sa{};
-  sa.sa_handler = on_sigint;
   sigaction(SIGINT, &sa, &old_sa);
   const fuzz::FuzzOutcome o = fuzz::run_libfuzzer(run);
   shown.clear();
