@@ -5,7 +5,7 @@
 //    (examples/seed003.scn, flat_slice off and on) and on a 64-CPU machine
 //    with 1,000 tasks that run and sleep;
 //  - ops/s of Sim::apply on a stream of random ops (model/ops_decoder.h);
-//  - executions/s of what one fuzz_ops execution does (decode + Sim::run);
+//  - executions/s of one fuzz_ops execution (fuzz/ops_input.h);
 //  - the set-up of N tasks and G groups on C CPUs (parse + the Sim's time 0).
 // Run: cfsv_bench --benchmark_filter=Sim
 #include <benchmark/benchmark.h>
@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "fuzz/ops_input.h"
 #include "model/deterministic_random.h"
 #include "model/ops_decoder.h"
 #include "model/scenario_text.h"
@@ -161,15 +162,15 @@ void BM_SimApplyRandomOps(benchmark::State& state) {
 }
 BENCHMARK(BM_SimApplyRandomOps)->ArgName("check")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
-// One fuzz_ops execution without libFuzzer or sanitizers: decode a random
-// input (up to 64 ops) and Sim::run it with the checker; executions/s.
+// One fuzz_ops execution without libFuzzer or sanitizers (fuzz::run_ops, as
+// the target runs it) on random inputs of 64 ops; executions/s.
 void BM_SimFuzzOpsExecution(benchmark::State& state) {
   RandomReader r{11};
+  OpsDecoder<RandomReader> decoder;
+  Scenario setup;
   for (auto _ : state) {
-    const Scenario sc = decode_ops_scenario(r);
-    Sim sim(sc, options(1));
-    sim.run();
-    benchmark::DoNotOptimize(sim.checker()->ok());
+    const auto sim = fuzz::run_ops(decoder, r, setup, [](const Sim&, const Op&) {});
+    benchmark::DoNotOptimize(sim->checker()->ok());
   }
   state.SetItemsProcessed(state.iterations());
 }

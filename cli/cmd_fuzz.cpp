@@ -1,24 +1,29 @@
 // cfsv fuzz TARGET: a libFuzzer campaign on a clang-built target (fuzz/):
-// time budget, jobs (-fork), a working corpus seeded from fuzz/corpus/, a
-// progress line, and a summary; each crash is reported with its file and,
-// re-run once, what it shows (fuzz_slice_claims' counterexample, read back as
-// data and printed as every engine prints one). Exit 0 no crash, 1 crashes,
-// 2 bad input.
+// time budget, jobs (libFuzzer's fork mode), a working corpus seeded from
+// fuzz/corpus/, progress on stderr, and a summary. Each crash is minimised
+// (-minimize_crash) and reported with its file and, re-run once, what it
+// shows (fuzz_slice_claims' counterexample, read back as data and printed as
+// every engine prints one); an ops target's crash comes back as a scenario
+// file for `cfsv replay`. --merge adds what the campaign covered anew to
+// fuzz/corpus/<target>; --crash reports on inputs found elsewhere. Exit 0 no
+// crash, 1 crashes, 2 bad input, 130 Ctrl-C.
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "claims/claim.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/table.h"
 #include "fuzz/libfuzzer.h"
-#include "claims/claim.h"
+#include "fuzz/reproducer.h"
 
 namespace cfsv::cli {
 
@@ -26,6 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_sigint(int) { g_interrupted = 1; }
 
@@ -46,8 +52,47 @@ int list_targets(const std::string& bin_dir) {
   return 0;
 }
 
+// The campaign's progress on stderr: one line, redrawn in place on a
+// terminal, at most every 2 s (every 10 s as new lines otherwise).
+class CampaignProgress {
+ public:
+  CampaignProgress(bool on, uint64_t budget_s) : on_(on), tty_(isatty(STDERR_FILENO)), budget_(budget_s) {}
+  void update(const fuzz::FuzzProgress& p) { last_ = p, seen_ = true; }
+  void draw() {
+    const auto now = Clock::now();
+    if (!on_ || now - drawn_at_ < std::chrono::seconds(tty_ ? 2 : 10)) return;
+    drawn_at_ = now;
+    const double t = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "%s[%4.0fs/%llus] ", tty_ ? "\r" : "", t, static_cast<unsigned long long>(budget_));
+    if (seen_)
+      std::fprintf(stderr, "%llu execs  %llu exec/s  cov %llu  corpus %llu  crashes %llu",
+                   static_cast<unsigned long long>(last_.execs), static_cast<unsigned long long>(last_.exec_per_s),
+                   static_cast<unsigned long long>(last_.cov), static_cast<unsigned long long>(last_.corpus_units),
+                   static_cast<unsigned long long>(last_.crashes));
+    else
+      std::fprintf(stderr, "loading the corpus");
+    std::fputs(tty_ ? "   " : "\n", stderr);
+    drawn_ = true;
+  }
+  void clear() {
+    if (drawn_ && tty_) std::fputc('\n', stderr);
+    drawn_ = false;
+  }
+
+ private:
+  bool on_, tty_, seen_ = false, drawn_ = false;
+  uint64_t budget_;
+  fuzz::FuzzProgress last_;
+  Clock::time_point start_ = Clock::now(), drawn_at_ = start_;
+};
+
 // What a crash input shows: the target re-run on it alone.
-std::string explain_crash(const std::string& exe, const std::string& file, const std::optional<std::string>& claim) {
+struct Rerun {
+  std::string lines;  // the counterexample, the error lines
+  std::string what;   // what crashed: the target's failed check, else the SUMMARY line, else the first error line
+  bool fails = true;
+};
+Rerun explain_crash(const std::string& exe, const std::string& file, const std::optional<std::string>& claim) {
   fuzz::ProcessSpec spec;
   spec.exe = exe;
   spec.args = {file};
@@ -56,31 +101,75 @@ std::string explain_crash(const std::string& exe, const std::string& file, const
     spec.set_env.emplace_back("CFSV_CLAIM", *claim);
   else
     spec.unset_env.push_back("CFSV_CLAIM");
-  std::string lines;
+  std::string lines, check, summary;
   Counterexample cx;
   spec.on_line = [&](std::string_view l) {
     if (parse_counterexample_line(l, cx)) return;
-    if (l.find("check failed:") != l.npos || l.find("runtime error:") != l.npos ||
-        l.find("ERROR: AddressSanitizer") != l.npos)
+    const bool failed_check = l.find("check failed:") != l.npos;
+    if (failed_check && check.empty()) check = l;
+    if (l.starts_with("SUMMARY: ") && summary.empty()) summary = l.substr(9);
+    if (failed_check || l.find("runtime error:") != l.npos || l.find("ERROR: AddressSanitizer") != l.npos)
       lines.append(l).push_back('\n');
   };
   const fuzz::ProcessResult r = fuzz::run_process(spec);
   if (!cx.empty()) lines = cx.claim + ": " + cx.summary + "\n" + format_counterexample(cx) + lines;
   if (r.ok()) lines += "(this input no longer fails when run alone)\n";
   else if (lines.empty()) lines += "(" + r.describe() + ", no error line)\n";
-  return lines;
+  std::string what = !check.empty() ? check : !summary.empty() ? summary : lines.substr(0, lines.find('\n'));
+  return {lines, what, !r.ok()};
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// One crash: minimised (<crash>.min), explained, and for an ops target
+// written back as a scenario file next to it (<crash>.scn). False when it no
+// longer fails.
+bool report_crash(const fuzz::FuzzRun& run, const std::string& target, const std::string& crash,
+                  uint64_t minimize_s, const std::optional<std::string>& claim) {
+  std::string input = crash;
+  std::printf("crash: %s (%zu bytes", crash.c_str(), read_bytes(crash).size());
+  if (minimize_s > 0 && !g_interrupted) {
+    std::fflush(stdout);
+    const fuzz::Minimized m = fuzz::minimize_crash(run, crash, minimize_s, crash + ".min");
+    if (m.smaller) input = crash + ".min";
+    if (!m.error.empty()) std::printf("; not minimised: %s", m.error.c_str());
+    else std::printf("; minimised%s to %zu bytes", m.smaller ? "" : ": no smaller input found, kept", m.bytes);
+  }
+  std::printf(")\n");
+  const Rerun rerun = explain_crash(run.exe, input, claim);
+  std::fputs(indented(rerun.lines, "  ").c_str(), stdout);
+  const std::vector<uint8_t> bytes = read_bytes(input);
+  if (const auto rep = fuzz::ops_reproducer(target, bytes, fs::path(input).filename().string(), rerun.what)) {
+    const std::string scn = crash + ".scn";
+    std::ofstream(scn, std::ios::binary) << rep->text;
+    std::printf("  reproducer: %s (expect: %s)\n  replay: cfsv replay %s\n", scn.c_str(), rep->expect.c_str(),
+                scn.c_str());
+  }
+  const std::string env = claim ? "CFSV_CLAIM=" + *claim + " " : "";
+  std::printf("  reproduce: %s%s %s\n", env.c_str(), run.exe.c_str(), input.c_str());
+  std::fflush(stdout);
+  return rerun.fails;
 }
 }  // namespace
 
 int cmd_fuzz(int argc, char** argv) {
-  bool list = false;
-  uint64_t seconds = 60, jobs = 1, seed = 1, runs = 0;
+  bool list = false, keep_going = false, merge = false, progress = false, quiet = false;
+  uint64_t seconds = 60, jobs = 1, seed = 1, runs = 0, minimize_s = 10;
   std::string corpus, crashes, claim, bin_dir = fuzz::default_bin_dir();
-  std::vector<std::string> pos;
+  std::vector<std::string> pos, given;
   ArgParser ap("fuzz", "A libFuzzer campaign on one fuzz target (see --list and docs/fuzzing.md).");
   ap.flag("list", &list, "list the fuzz targets and stop")
       .option("time", &seconds, "SECONDS", "time budget (default 60)")
       .option("jobs", &jobs, "N", "parallel fuzzing jobs, libFuzzer -fork=N (default 1)")
+      .flag("keep-going", &keep_going, "go on after a crash (libFuzzer -fork with -ignore_crashes=1)")
+      .option("minimize-time", &minimize_s, "SECONDS",
+              "time to minimise each crash in, libFuzzer -minimize_crash=1 (default 10; 0: keep it as found)")
+      .flag("merge", &merge,
+            "afterwards, add the working corpus's new coverage to the checked-in fuzz/corpus/<target> "
+            "(libFuzzer -merge=1: as few inputs as cover it)")
       .option("corpus", &corpus, "DIR",
               "working corpus, seeded from fuzz/corpus/<target> when empty (default cfsv-fuzz/<target>/corpus)")
       .option("crashes", &crashes, "DIR", "where crash inputs go (default cfsv-fuzz/<target>/crashes)")
@@ -88,6 +177,11 @@ int cmd_fuzz(int argc, char** argv) {
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
       .option("claim", &claim, "ID", "for fuzz_slice_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
+      .option("crash", &given, "FILE",
+              "no campaign: report on this crash input (found elsewhere, e.g. by ClusterFuzzLite) as on one "
+              "found here: minimise it, re-run it, write an ops target's scenario file; repeatable")
+      .flag("progress", &progress, "show progress on stderr even when it is not a terminal")
+      .flag("quiet", &quiet, "no progress on stderr, even on a terminal")
       .positionals("TARGET", &pos, "a fuzz target, e.g. fuzz_arith or arith", 0, 1);
   if (auto rc = ap.parse(argc, argv)) return *rc;
   if (list) return list_targets(bin_dir);
@@ -96,6 +190,7 @@ int cmd_fuzz(int argc, char** argv) {
   if (!target) return ap.error("unknown fuzz target '" + pos[0] + "' (cfsv fuzz --list shows them)");
   if (seconds == 0) return ap.error("--time: must be at least 1 second");
   if (jobs == 0 || jobs > 256) return ap.error("--jobs: must be 1..256");
+  if (progress && quiet) return ap.error("--progress and --quiet contradict each other");
   std::optional<std::string> claim_env;
   if (!claim.empty()) {
     if (*target != kClaimTarget) return ap.error("--claim applies to fuzz_slice_claims only");
@@ -107,6 +202,22 @@ int cmd_fuzz(int argc, char** argv) {
   std::error_code ec;
   if (!fs::is_regular_file(exe, ec))
     return ap.error("libFuzzer build not found at " + exe + "; configure with clang++-14");
+  struct sigaction sa {}, old_sa{};
+  sa.sa_handler = on_sigint;
+  if (!given.empty()) {  // reports on inputs found elsewhere; no campaign
+    if (merge || keep_going) return ap.error("--crash runs no campaign: --merge and --keep-going do not apply");
+    for (const std::string& f : given)
+      if (!fs::is_regular_file(f, ec)) return ap.error("--crash: no such file '" + f + "'");
+    fuzz::FuzzRun run;
+    run.exe = exe;
+    run.claim = claim_env;
+    run.interrupt = &g_interrupted;
+    sigaction(SIGINT, &sa, &old_sa);
+    bool fails = false;
+    for (const std::string& f : given) fails |= report_crash(run, *target, f, minimize_s, claim_env);
+    sigaction(SIGINT, &old_sa, nullptr);
+    return g_interrupted ? kExitInterrupted : fails ? 1 : 0;
+  }
 
   const fs::path work = fs::path("cfsv-fuzz") / *target;
   if (corpus.empty()) corpus = (work / "corpus").string();
@@ -126,42 +237,30 @@ int cmd_fuzz(int argc, char** argv) {
   run.runs = runs;
   run.max_total_time = seconds;
   run.jobs = static_cast<unsigned>(jobs);
+  run.keep_going = keep_going;
   run.claim = claim_env;
   run.timeout = std::chrono::seconds(seconds + 60);  // libFuzzer stops itself; this is the backstop
   run.interrupt = &g_interrupted;
 
-  std::printf("cfsv fuzz %s: seed %u, %llu s, %llu job%s%s%s\n", target->c_str(), run.seed,
+  std::printf("cfsv fuzz %s: seed %u, %llu s, %llu job%s%s%s%s\n", target->c_str(), run.seed,
               static_cast<unsigned long long>(seconds), static_cast<unsigned long long>(jobs), jobs > 1 ? "s" : "",
-              claim_env ? ", claim " : "", claim_env ? claim_env->c_str() : "");
+              keep_going ? ", going on after crashes" : "", claim_env ? ", claim " : "",
+              claim_env ? claim_env->c_str() : "");
   const std::string origin = !seeding ? "" : seeds.empty() ? "; no seed corpus" : "; seeded from " + seeds;
   std::printf("corpus %s (%zu inputs%s), crashes to %s\n", corpus.c_str(), corpus_before, origin.c_str(),
               crashes.c_str());
   std::fflush(stdout);
 
-  const bool tty = isatty(STDOUT_FILENO);
-  const auto start = Clock::now();
-  auto last_print = start;
-  bool printed_progress = false;
-  run.on_progress = [&](const fuzz::FuzzProgress& p) {
-    const auto now = Clock::now();
-    if (p.event != "DONE" && now - last_print < std::chrono::seconds(tty ? 1 : 5)) return;
-    last_print = now;
-    const double t = std::chrono::duration<double>(now - start).count();
-    std::printf("%s[%5.0fs/%llus] %llu execs  %llu exec/s  corpus %llu  cov %llu%s", tty ? "\r" : "", t,
-                static_cast<unsigned long long>(seconds), static_cast<unsigned long long>(p.execs),
-                static_cast<unsigned long long>(p.exec_per_s), static_cast<unsigned long long>(p.corpus_units),
-                static_cast<unsigned long long>(p.cov), tty ? "   " : "\n");
-    std::fflush(stdout);
-    printed_progress = true;
-  };
-  struct sigaction sa {}, old_sa{};
-  sa.sa_handler = on_sigint;
+  CampaignProgress shown(!quiet && (progress || isatty(STDERR_FILENO)), seconds);
+  run.on_progress = [&](const fuzz::FuzzProgress& p) { shown.update(p); };
+  run.on_tick = [&] { shown.draw(); };
   sigaction(SIGINT, &sa, &old_sa);
   const fuzz::FuzzOutcome o = fuzz::run_libfuzzer(run);
-  sigaction(SIGINT, &old_sa, nullptr);
-  if (tty && printed_progress) std::printf("\n");
+  shown.clear();
+  run.on_tick = nullptr;
 
   if (!o.process.started) {
+    sigaction(SIGINT, &old_sa, nullptr);
     std::fprintf(stderr, "cfsv fuzz: cannot run %s: %s\n", exe.c_str(), o.process.error.c_str());
     return 2;
   }
@@ -171,16 +270,22 @@ int cmd_fuzz(int argc, char** argv) {
               static_cast<unsigned long long>(o.execs), secs, rate, o.corpus_units,
               static_cast<long long>(o.corpus_units) - static_cast<long long>(corpus_before), o.crash_files.size(),
               o.process.interrupted ? " (interrupted)" : "");
-  for (const std::string& f : o.crash_files) {
-    std::printf("crash: %s\n", f.c_str());
-    std::fputs(indented(explain_crash(exe, f, claim_env), "  ").c_str(), stdout);
-    std::printf("  reproduce: %s%s %s %s\n", claim_env ? "CFSV_CLAIM=" : "", claim_env ? claim_env->c_str() : "",
-                exe.c_str(), f.c_str());
-  }
+  for (const std::string& f : o.crash_files) report_crash(run, *target, f, minimize_s, claim_env);
   if (o.crashed && o.crash_files.empty()) {
     std::printf("the fuzzer failed (%s) without writing a crash input:\n  %s\n", o.process.describe().c_str(),
                 o.error_line.empty() ? "(no error line)" : o.error_line.c_str());
   }
+  if (merge && !g_interrupted) {
+    const std::string into = fuzz::corpus_home(*target);
+    fs::create_directories(into, ec);
+    const fuzz::Merged m = fuzz::merge_corpus(run, into, {corpus});
+    if (m.process.ok())
+      std::printf("merged: %zu new input%s into %s\n", m.added, m.added == 1 ? "" : "s", into.c_str());
+    else
+      std::printf("merge into %s failed: %s\n", into.c_str(), m.process.describe().c_str());
+  }
+  sigaction(SIGINT, &old_sa, nullptr);
+  if (g_interrupted) return kExitInterrupted;
   if (o.process.timed_out) {
     std::printf("the fuzzer did not stop by itself: %s\n", o.process.describe().c_str());
     return 1;

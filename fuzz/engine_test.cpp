@@ -1,6 +1,7 @@
 // Tests of the fuzz engine's g++ side: the subprocess runner, libFuzzer output
-// parsing, the counterexample a target reports read back as data, and
-// fuzz::check_claim (against the clang build when CFSV_TEST_LIBFUZZER=1).
+// parsing, the counterexample a target reports read back as data, an ops
+// target's input written back as a scenario file, and fuzz::check_claim and
+// -merge (against the clang build when CFSV_TEST_LIBFUZZER=1).
 // Plain main(): every failed CHECK is printed; exit 1.
 #include <chrono>
 #include <cstdio>
@@ -10,7 +11,10 @@
 
 #include "fuzz/claim_checks.h"
 #include "fuzz/libfuzzer.h"
+#include "fuzz/ops_input.h"
+#include "fuzz/reproducer.h"
 #include "fuzz/subprocess.h"
+#include "model/scenario_text.h"
 
 namespace {
 int failures = 0;
@@ -66,6 +70,8 @@ void parse_tests() {
         p->event == "pulse");
   p = parse_progress("#720095: cov: 357 ft: 339 corp: 74 exec/s 84981 oom/timeout/crash: 0/0/0 time: 6s job: 3");
   CHECK(p && p->execs == 720095 && p->event == "fork" && p->corpus_units == 74 && p->exec_per_s == 84981);
+  p = parse_progress("#1310720: cov: 1815 ft: 9603 corp: 612 exec/s 2201 oom/timeout/crash: 0/1/3 time: 61s job: 9");
+  CHECK(p && p->execs == 1310720 && p->crashes == 3 && p->cov == 1815);
   CHECK(!parse_progress("INFO: Seed: 1"));
   CHECK(!parse_progress("#include"));
   CHECK(libfuzzer_seed(1) == 1 && libfuzzer_seed(0) != 0 && libfuzzer_seed(uint64_t{1} << 32) != 0);
@@ -101,6 +107,24 @@ void report_tests() {
   const FuzzOutcome o = run_libfuzzer(run);
   CHECK(o.crashed && o.counterexample && o.counterexample->summary == cx.summary &&
         o.counterexample->levels.size() == 1);
+}
+
+// An ops target's input written back as a scenario file: the decoded
+// scenario under an expect line. The real model keeps every invariant, so
+// these expect pass and quote the crash they are given.
+void reproducer_tests() {
+  const std::vector<uint8_t> in{2, 1, 1, 3, 0, 2, 1, 1, 7, 0, 4, 1, 9, 9, 3, 1, 2, 0, 6, 5, 1, 1, 4, 8, 2};
+  auto rep = ops_reproducer("fuzz_ops", in, "crash-x", "AddressSanitizer: heap-buffer-overflow in f()");
+  CHECK(rep && rep->expect == "pass");
+  if (!rep) return;
+  CHECK(rep->text.starts_with("# expect: pass\n# fuzz_ops input crash-x (25 bytes) crashed the target:\n"
+                              "#   AddressSanitizer: heap-buffer-overflow in f()\n"));
+  const ParseResult back = parse_scenario(rep->text);
+  CHECK(std::holds_alternative<Scenario>(back) && std::get<Scenario>(back) == ops_scenario(in));
+  CHECK(!ops_reproducer("fuzz_arith", in, "crash-x", ""));
+  rep = ops_reproducer("fuzz_flat_slice_diff", in, "crash-y", std::string(400, 'x') + "\nsecond line");
+  CHECK(rep && rep->expect == "pass" && contains(rep->text, "flat_slice=off") && !contains(rep->text, "second line") &&
+        contains(rep->text, "\n#   " + std::string(237, 'x') + "...\n"));
 }
 
 void check_claim_tests() {
@@ -145,6 +169,21 @@ void check_claim_tests() {
   tiny.timeout_ms = 1500;  // far below the long budget: must be killed, not hang
   r = check_claim(*base, tiny);
   CHECK(r.verdict == Verdict::unknown && contains(r.detail, "timed out") && r.seconds < 10);
+
+  // -merge=1 through the runner: the seed corpus into an empty directory keeps
+  // the inputs that add coverage (at least one, at most all); merging the same
+  // inputs again adds none.
+  TempDir dir("cfsv-engine-test-");
+  const std::string into = dir.path() + "/into";
+  std::filesystem::create_directories(into);
+  FuzzRun like;
+  like.exe = default_bin_dir() + "/fuzz_ops";
+  Merged m = merge_corpus(like, into, {seed_corpus_dir("fuzz_ops")});
+  const std::size_t seeds = count_files(seed_corpus_dir("fuzz_ops"));
+  std::printf("merge: %s, %zu of %zu seeds added\n", m.process.describe().c_str(), m.added, seeds);
+  CHECK(m.process.ok() && m.added >= 1 && m.added <= seeds && count_files(into) == m.added);
+  m = merge_corpus(like, into, {seed_corpus_dir("fuzz_ops")});
+  CHECK(m.process.ok() && m.added == 0);
 }
 }  // namespace
 
@@ -152,6 +191,7 @@ int main() {
   subprocess_tests();
   parse_tests();
   report_tests();
+  reproducer_tests();
   check_claim_tests();
   if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
   else std::printf("all engine checks passed\n");

@@ -1,6 +1,6 @@
 // Differential: seed 003's flat_slice off and on, on the same decoded op
-// sequence (model/ops_decoder.h). The first byte picks the decoder's mode
-// (any tasks / only run=busy tasks / only tasks in the root group / both).
+// sequence (fuzz/ops_input.h: the first byte picks the decoder's mode, any
+// tasks / only run=busy tasks / only tasks in the root group / both).
 // What must hold:
 //  1. both runs keep every invariant (the shared checker, after every op and event);
 //  2. flat_slice only drops the levels above a task's own cfs_rq from
@@ -22,9 +22,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "fuzz/byte_reader.h"
 #include "fuzz/fuzz_target.h"
-#include "model/ops_decoder.h"
+#include "fuzz/ops_input.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/trace.h"
@@ -34,12 +33,6 @@ constexpr const char* kTarget = "fuzz_flat_slice_diff";
 constexpr std::size_t kMaxInput = 4096;
 
 using namespace cfsv;
-
-Scenario with_flat_slice(Scenario s, bool on) {
-  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::flat_slice; });
-  s.feature_overrides.emplace_back(Feature::flat_slice, on);
-  return s;
-}
 
 bool every_task_in_root(const Scenario& s) {
   for (const TaskSpec& t : s.tasks)
@@ -82,17 +75,12 @@ std::string counters_text(const Counters& c) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size > kMaxInput) return -1;
-  fuzz::ByteReader r(data, size);
-  const uint64_t mode = r.range(0, 3);
-  DecodeOptions opt;
-  opt.busy_only = mode & 1;
-  opt.root_tasks_only = mode & 2;
-  const Scenario decoded = decode_ops_scenario(r, opt);
+  const Scenario decoded = fuzz::flat_slice_diff_scenario({data, size});
   // CFSV_PRINT_SCENARIO=1: print each input's scenario first, e.g. to turn a
   // sanitizer crash input into a scenario file (<target>_replay crash-...).
   static const bool print_first = std::getenv("CFSV_PRINT_SCENARIO") != nullptr;
   if (print_first) std::fprintf(stderr, "%s", print_scenario(decoded).c_str());
-  const Scenario off_sc = with_flat_slice(decoded, false), on_sc = with_flat_slice(decoded, true);
+  const Scenario off_sc = fuzz::with_flat_slice(decoded, false), on_sc = fuzz::with_flat_slice(decoded, true);
   const bool in_root = every_task_in_root(decoded);
   const SimOptions so{.record_trace = in_root};  // the trace is compared only then
   Sim off(off_sc, so), on(on_sc, so);

@@ -54,10 +54,33 @@ std::optional<uint64_t> number_after(std::string_view line, std::string_view key
   if (ec != std::errc{} || end == rest.data()) return std::nullopt;
   return v;
 }
+
+// The inputs libFuzzer wrote to an artifact directory (crash-<sha1>,
+// timeout-..., oom-..., leak-...), oldest first.
+std::vector<fs::path> artifacts_in(const std::string& dir) {
+  std::vector<std::pair<fs::file_time_type, fs::path>> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name.find('.') != name.npos) continue;
+    for (const std::string_view kind : {"crash-", "timeout-", "oom-", "leak-"})
+      if (name.starts_with(kind)) found.emplace_back(e.last_write_time(ec), e.path());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<fs::path> out;
+  for (auto& [t, p] : found) out.push_back(std::move(p));
+  return out;
+}
 }  // namespace
 
 std::string seed_corpus_dir(std::string_view target) { return existing_subdir("corpus", target); }
 std::string regressions_dir(std::string_view target) { return existing_subdir("regressions", target); }
+std::string corpus_home(std::string_view target) {
+  const std::string seeds = seed_corpus_dir(target);
+  if (!seeds.empty()) return seeds;
+  if (target.starts_with("fuzz_")) target.remove_prefix(5);
+  return (fs::path(CFSV_FUZZ_SOURCE_DIR) / "corpus" / target).string();
+}
 
 uint32_t libfuzzer_seed(uint64_t seed) {
   if (seed >= 1 && seed <= UINT32_MAX) return static_cast<uint32_t>(seed);
@@ -99,6 +122,12 @@ std::optional<FuzzProgress> parse_progress(std::string_view line) {
     while (!rest.empty() && (rest.front() == '\t' || rest.front() == ' ')) rest.remove_prefix(1);
     p.event = std::string(rest.substr(0, rest.find_first_of(" \t")));
   }
+  constexpr std::string_view kCounts = "oom/timeout/crash: ";  // fork mode: "a/b/c"
+  if (const std::size_t at = line.find(kCounts); at != line.npos) {
+    std::string_view counts = line.substr(at + kCounts.size());
+    counts = counts.substr(0, counts.find(' '));
+    p.crashes = number_after(counts.substr(counts.rfind('/') + 1), "").value_or(0);
+  }
   const auto cov = number_after(line, "cov:");
   const auto corp = number_after(line, "corp:");
   const auto eps = number_after(line, "exec/s");  // fork mode has no colon
@@ -109,24 +138,18 @@ std::optional<FuzzProgress> parse_progress(std::string_view line) {
   return p;
 }
 
-FuzzOutcome run_libfuzzer(const FuzzRun& run) {
-  FuzzOutcome out;
-  auto& a = out.args;
-  a.push_back("-seed=" + std::to_string(run.seed));
-  if (run.runs) a.push_back("-runs=" + std::to_string(run.runs));
-  if (run.max_total_time) a.push_back("-max_total_time=" + std::to_string(run.max_total_time));
-  if (run.jobs > 1) a.push_back("-fork=" + std::to_string(run.jobs));
-  a.push_back("-artifact_prefix=" + (fs::path(run.artifact_dir) / "").string());
-  a.push_back("-print_final_stats=1");
-  a.push_back("-timeout=10");  // seconds per input: a hang is a crash
-  a.insert(a.end(), run.corpus.begin(), run.corpus.end());
+namespace {
+constexpr std::string_view kPerInputTimeout = "-timeout=10";  // seconds per input: a hang is a crash
 
+// The target, its environment and cwd, as `run` sets them.
+ProcessSpec spec_for(const FuzzRun& run, std::vector<std::string> args) {
   ProcessSpec spec;
   spec.exe = run.exe;
-  spec.args = a;
+  spec.args = std::move(args);
   spec.cwd = run.work_dir;
   spec.timeout = run.timeout;
   spec.interrupt = run.interrupt;
+  spec.on_tick = run.on_tick;
   if (run.claim)
     spec.set_env.emplace_back("CFSV_CLAIM", *run.claim);
   else
@@ -135,6 +158,25 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
     spec.set_env.emplace_back("CFSV_BUDGET", *run.budget);
   else
     spec.unset_env.push_back("CFSV_BUDGET");
+  return spec;
+}
+}  // namespace
+
+FuzzOutcome run_libfuzzer(const FuzzRun& run) {
+  FuzzOutcome out;
+  auto& a = out.args;
+  a.push_back("-seed=" + std::to_string(run.seed));
+  if (run.runs) a.push_back("-runs=" + std::to_string(run.runs));
+  if (run.max_total_time) a.push_back("-max_total_time=" + std::to_string(run.max_total_time));
+  if (run.jobs > 1 || run.keep_going) a.push_back("-fork=" + std::to_string(std::max(run.jobs, 1u)));
+  if (run.keep_going) a.push_back("-ignore_crashes=1");
+  a.push_back("-artifact_prefix=" + (fs::path(run.artifact_dir) / "").string());
+  a.push_back("-print_final_stats=1");
+  a.emplace_back(kPerInputTimeout);
+  a.insert(a.end(), run.corpus.begin(), run.corpus.end());
+
+  ProcessSpec spec = spec_for(run, a);
+  const std::vector<fs::path> old_artifacts = artifacts_in(run.artifact_dir);
   Counterexample reported;  // being read; the first complete one is kept
   spec.on_line = [&](std::string_view line) {
     if (run.on_line) run.on_line(line);
@@ -142,6 +184,7 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
       out.execs = std::max(out.execs, p->execs);
       out.exec_per_s = p->exec_per_s;
       out.corpus_units = p->corpus_units;
+      p->crashes = std::max<uint64_t>(p->crashes, out.crash_files.size());
       if (run.on_progress) run.on_progress(*p);
       return;
     }
@@ -165,11 +208,67 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
       out.error_line = std::string(line);
   };
   out.process = run_process(spec);
+  // Fork mode's workers write their crash inputs without the parent naming them.
+  for (const fs::path& p : artifacts_in(run.artifact_dir)) {
+    const auto same = [&](const auto& q) { return fs::path(q).filename() == p.filename(); };
+    if (std::none_of(old_artifacts.begin(), old_artifacts.end(), same) &&
+        std::none_of(out.crash_files.begin(), out.crash_files.end(), same))
+      out.crash_files.push_back(p.string());
+  }
   if (!out.counterexample && !reported.empty()) out.counterexample = reported;
   const ProcessResult& pr = out.process;
   out.crashed = !out.crash_files.empty() || (pr.started && !pr.timed_out && !pr.interrupted && !pr.ok());
   if (!run.corpus.empty()) out.corpus_units = count_files(run.corpus.front());
   return out;
+}
+
+Minimized minimize_crash(const FuzzRun& like, const std::string& input, uint64_t seconds, const std::string& out) {
+  Minimized m;
+  TempDir dir("cfsv-minimize-");
+  if (!dir.ok()) return m.error = "cannot create a temporary directory", m;
+  std::error_code ec;
+  const std::string in = fs::absolute(input, ec).string();
+  m.bytes = static_cast<std::size_t>(fs::file_size(in, ec));
+  if (ec) return m.error = "cannot read " + input + ": " + ec.message(), m;
+  FuzzRun run = like;
+  run.work_dir = dir.path();
+  // libFuzzer minimises in rounds, each a child process that stops at the
+  // first smaller input that still crashes (written to the artifact prefix);
+  // the round that finds none takes its whole -max_total_time. The budget
+  // bounds them all: at the deadline the smallest input so far is kept.
+  run.timeout = std::chrono::seconds(seconds + 5);
+  std::string last;  // the input of the latest round, or the final one
+  ProcessSpec spec = spec_for(run, {"-minimize_crash=1", "-max_total_time=" + std::to_string(seconds),
+                                    "-artifact_prefix=" + dir.path() + "/", std::string(kPerInputTimeout), in});
+  spec.on_line = [&](std::string_view line) {
+    // "CRASH_MIN: minimizing crash input: '<path>' (<n> bytes)" starts a round;
+    // "CRASH_MIN: failed to minimize beyond <path> (<n> bytes), exiting" ends them.
+    for (const std::string_view key : {"CRASH_MIN: minimizing crash input: '", "CRASH_MIN: failed to minimize beyond "}) {
+      if (!line.starts_with(key)) continue;
+      std::string_view path = line.substr(key.size());
+      path = path.substr(0, path.rfind(" ("));
+      if (path.ends_with('\'')) path.remove_suffix(1);
+      last = std::string(path);
+    }
+  };
+  m.process = run_process(spec);
+  if (last.empty() || last == in) return m;
+  fs::copy_file(last, out, fs::copy_options::overwrite_existing, ec);
+  if (ec) return m.error = "cannot write " + out + ": " + ec.message(), m;
+  m.smaller = true;
+  m.bytes = static_cast<std::size_t>(fs::file_size(out, ec));
+  return m;
+}
+
+Merged merge_corpus(const FuzzRun& like, const std::string& into, const std::vector<std::string>& from) {
+  Merged m;
+  const std::size_t before = count_files(into);
+  std::vector<std::string> args{"-merge=1", std::string(kPerInputTimeout), into};
+  args.insert(args.end(), from.begin(), from.end());
+  m.process = run_process(spec_for(like, std::move(args)));
+  const std::size_t after = count_files(into);
+  m.added = after > before ? after - before : 0;
+  return m;
 }
 
 }  // namespace cfsv::fuzz

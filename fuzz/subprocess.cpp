@@ -109,6 +109,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (res.output.size() > kKeepOutput + kKeepOutput / 4) res.output.erase(0, res.output.size() - kKeepOutput);
   };
   for (;;) {
+    if (spec.on_tick) spec.on_tick();
     const auto now = Clock::now();
     if (!killed && now >= deadline) {
       res.timed_out = true;

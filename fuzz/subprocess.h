@@ -22,6 +22,8 @@ struct ProcessSpec {
   std::chrono::milliseconds timeout{60'000};
   // Called with each output line (no newline), as it arrives.
   std::function<void(std::string_view)> on_line;
+  // Called at least every 100 ms while the child runs (e.g. to redraw progress).
+  std::function<void()> on_tick;
   // Polled; when it becomes non-zero the child's group gets SIGINT (libFuzzer
   // then stops and prints its final stats), and SIGKILL 5 s later.
   const volatile std::sig_atomic_t* interrupt = nullptr;

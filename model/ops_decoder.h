@@ -140,53 +140,90 @@ inline Op default_op(std::size_t k) {
   return kMake[k]();
 }
 
-// Bounds of a decoded scenario (they keep one fuzz execution short).
+// Bounds of a decoded scenario. They keep one fuzz execution short: the
+// interesting states come from the ops and from times within and across a
+// tick, so a few ticks of simulated time (20 at HZ=1000, 2 at HZ=100) reach
+// what 200 ms did, at a tenth of the events (docs/fuzzing.md).
 struct DecodeOptions {
   unsigned max_cpus = 4;         // 1..max_cpus CPUs
   unsigned max_groups = 6;       // at time 0 and created by ops
   unsigned max_tasks = 12;       // at time 0 and spawned by ops
   unsigned max_ops = 64;         // timed ops
-  Nanos max_advance = 10'000'000;  // one advance op, and the tail after the last op
-  Nanos max_time = 200'000'000;    // advances stop at 1 ns each once the ops reach this time
+  Nanos max_advance = 4'000'000;  // one advance op, and the tail after the last op
+  Nanos max_time = 20'000'000;    // advances stop at 1 ns each once the ops reach this time
   bool busy_only = false;        // every task run=busy
   bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
 };
 
-// Decodes a whole scenario from a reader with `uint64_t range(lo, hi)` and
+// Decodes a scenario from a reader with `uint64_t range(lo, hi)` and
 // `bool exhausted()` (fuzz::ByteReader: reads never pass the end, and an
-// exhausted reader yields lo, which decodes to the plainest choice).
+// exhausted reader yields lo, which decodes to the plainest choice), in the
+// order the bytes are read: begin() the set-up (profile, machine, settings,
+// features, the groups and tasks at time 0), next() each timed op, then
+// duration(). A caller may apply each op as it comes, and may keep one
+// decoder and one Scenario for many inputs: nothing is allocated again once
+// their buffers have grown.
 template <class Reader> class OpsDecoder {
  public:
   static constexpr Nanos kMinSleep = 50'000;  // 50 us
 
-  OpsDecoder(Reader& r, DecodeOptions o) : r_(r), o_(o) {}
+  explicit OpsDecoder(DecodeOptions o = {}) : o_(o) {}
 
-  Scenario scenario() {
+  // Reads the set-up into s (its ops cleared, duration 0).
+  void begin(Reader& r, Scenario& s) {
     static constexpr uint64_t kHz[] = {1000, 250, 100, 300};
-    Scenario s;
+    r_ = &r;
+    ops_ = 0;
     const auto profiles = profiles_default_first();
-    s.kernel = profiles[r_.range(0, profiles.size() - 1)]->name;
-    const auto cpus = static_cast<unsigned>(r_.range(1, std::max(1u, o_.max_cpus)));
-    s.topology = cpus % 2 == 0 && r_.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
-    if (const uint64_t hz = r_.range(0, 4)) s.settings.push_back({"hz", kHz[hz - 1]});
+    s.kernel = profiles[r.range(0, profiles.size() - 1)]->name;
+    const auto cpus = static_cast<unsigned>(r.range(1, std::max(1u, o_.max_cpus)));
+    s.topology = cpus % 2 == 0 && r.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
+    s.settings.clear();
+    if (const uint64_t hz = r.range(0, 4)) s.settings.push_back({"hz", kHz[hz - 1]});
+    s.feature_overrides.clear();
     for (const FeatureInfo& f : all_features())  // 0: profile default, 1: off, 2: on
       if (f.generators_vary)
-        if (const uint64_t v = r_.range(0, 2)) s.feature_overrides.emplace_back(f.feature, v == 2);
-    scope_ = OpScope::of(s);
-    for (uint64_t n = r_.range(0, std::min(3u, o_.max_groups)); n > 0 && scope_.group_has_room(); --n) {
-      s.groups.push_back(group());
+        if (const uint64_t v = r.range(0, 2)) s.feature_overrides.emplace_back(f.feature, v == 2);
+    // scope_ = OpScope::of(s), keeping its buffers
+    scope_.nr_cpus = s.topology.nr_cpus();
+    scope_.groups.resize(1);
+    scope_.tasks.clear();
+    scope_.next_task = scope_.next_group = 0;
+    scope_.now = 0;
+    s.groups.clear();
+    for (uint64_t n = r.range(0, std::min(3u, o_.max_groups)); n > 0 && scope_.group_has_room(); --n) {
+      s.groups.emplace_back();
+      group(s.groups.back());
       scope_.note(op::CreateGroup{s.groups.back()});
     }
-    for (uint64_t n = r_.range(0, std::min(4u, o_.max_tasks)); n > 0; --n) {
-      s.tasks.push_back(task());
+    s.tasks.clear();
+    for (uint64_t n = r.range(0, std::min(4u, o_.max_tasks)); n > 0; --n) {
+      s.tasks.emplace_back();
+      task(s.tasks.back());
       scope_.note(op::Spawn{s.tasks.back()});
     }
-    for (unsigned n = 0; n < o_.max_ops && !r_.exhausted(); ++n) {
-      const Op o = op();
-      s.ops.push_back({scope_.now, o, {}});
-      scope_.note(o);
-    }
-    s.duration = std::max<Nanos>(scope_.now + r_.range(0, o_.max_advance), 1);
+    s.ops.clear();
+    s.duration = 0;
+  }
+  // The next timed op into t; false after max_ops or once the input is used up.
+  bool next(TimedOp& t) {
+    if (ops_ == o_.max_ops || r_->exhausted()) return false;
+    ++ops_;
+    t.at = scope_.now;
+    op(t.op);
+    scope_.note(t.op);
+    return true;
+  }
+  // The run's length, read after the last op: up to max_advance past it.
+  Nanos duration() { return std::max<Nanos>(scope_.now + r_->range(0, o_.max_advance), 1); }
+
+  // The whole scenario.
+  Scenario scenario(Reader& r) {
+    Scenario s;
+    begin(r, s);
+    s.ops.reserve(o_.max_ops);
+    for (TimedOp t; next(t);) s.ops.push_back(std::move(t));
+    s.duration = duration();
     return s;
   }
 
@@ -194,87 +231,87 @@ template <class Reader> class OpsDecoder {
   // Durations of every magnitude in [lo, hi]: ns, us, whole ticks (ms), any.
   Nanos duration(Nanos lo, Nanos hi) {
     Nanos d;
-    switch (r_.range(0, 3)) {
-      case 0: d = r_.range(1, 1'000); break;
-      case 1: d = r_.range(1'000, 1'000'000); break;
-      case 2: d = r_.range(1, 4) * 1'000'000; break;
-      default: d = r_.range(lo, hi); break;
+    switch (r_->range(0, 3)) {
+      case 0: d = r_->range(1, 1'000); break;
+      case 1: d = r_->range(1'000, 1'000'000); break;
+      case 2: d = r_->range(1, 4) * 1'000'000; break;
+      default: d = r_->range(lo, hi); break;
     }
     return std::clamp(d, lo, hi);
   }
   CpuMask affinity() {  // 0 = every CPU
-    const uint64_t bits = r_.range(0, (uint64_t{1} << scope_.nr_cpus) - 1);
+    const uint64_t bits = r_->range(0, (uint64_t{1} << scope_.nr_cpus) - 1);
     CpuMask m;
     for (unsigned c = 0; c < scope_.nr_cpus; ++c)
       if (bits >> c & 1) m.set(c);
     return m;
   }
-  int nice() { return static_cast<int>(r_.range(0, 39)) - 20; }
-  std::string task_name() { return scope_.tasks[r_.range(0, scope_.tasks.size() - 1)]; }
-  std::string group_path(std::size_t first) { return scope_.groups[r_.range(first, scope_.groups.size() - 1)].first; }
-  std::string task_group() { return o_.root_tasks_only ? "/" : group_path(0); }
+  int nice() { return static_cast<int>(r_->range(0, 39)) - 20; }
+  const std::string& task_name() { return scope_.tasks[r_->range(0, scope_.tasks.size() - 1)]; }
+  const std::string& group_path(std::size_t first) {
+    return scope_.groups[r_->range(first, scope_.groups.size() - 1)].first;
+  }
+  const std::string& task_group() { return o_.root_tasks_only ? scope_.groups.front().first : group_path(0); }
 
-  TaskSpec task() {
-    TaskSpec t;
+  void task(TaskSpec& t) {
     t.name = "t" + std::to_string(scope_.next_task);
     t.group = task_group();
     t.nice = nice();
     t.cpus = affinity();
-    const uint64_t kind = o_.busy_only ? 0 : r_.range(0, 2);
+    const uint64_t kind = o_.busy_only ? 0 : r_->range(0, 2);
     if (kind != 0) {
       // Sleeps of at least kMinSleep keep the number of events (and so one
       // execution's time) bounded; runs may be as short as 1 ns.
       const Nanos run = duration(1, 5'000'000);
       std::optional<Nanos> sleep;
-      if (r_.range(0, 7) != 7) sleep = duration(kMinSleep, 20'000'000);
+      if (r_->range(0, 7) != 7) sleep = duration(kMinSleep, 20'000'000);
       if (kind == 1) t.behaviour = RunPeriodic{run, sleep};
       else t.behaviour = RunWallclock{run, sleep};
     }
-    return t;
   }
   std::pair<uint64_t, std::optional<uint32_t>> shares() {
-    switch (r_.range(0, 3)) {
+    switch (r_->range(0, 3)) {
       case 0: return {1024, std::nullopt};
-      case 1: return {r_.range(kFairMinShares, kFairMaxShares), std::nullopt};
+      case 1: return {r_->range(kFairMinShares, kFairMaxShares), std::nullopt};
       case 2: {
-        const auto w = static_cast<uint32_t>(r_.range(kMinCgroupWeight, kMaxCgroupWeight));
+        const auto w = static_cast<uint32_t>(r_->range(kMinCgroupWeight, kMaxCgroupWeight));
         return {sched_weight_from_cgroup(w), w};
       }
-      default: return {r_.range(kFairMinShares, 100), std::nullopt};
+      default: return {r_->range(kFairMinShares, 100), std::nullopt};
     }
   }
-  GroupSpec group() {  // scope_.group_has_room()
-    std::vector<std::string> parents;
-    for (const auto& [p, d] : scope_.groups)
-      if (d < OpScope::kMaxGroupDepth) parents.push_back(p);
-    GroupSpec g;
-    g.path = scope_.new_group_path(parents[r_.range(0, parents.size() - 1)]);
+  void group(GroupSpec& g) {  // scope_.group_has_room(): a fresh group under one with room
+    const auto has_room = [](const auto& p) { return p.second < OpScope::kMaxGroupDepth; };
+    auto pick = r_->range(0, std::count_if(scope_.groups.begin(), scope_.groups.end(), has_room) - 1);
+    auto parent = scope_.groups.begin();
+    for (;; ++parent)
+      if (has_room(*parent) && pick-- == 0) break;
+    g.path = scope_.new_group_path(parent->first);
     std::tie(g.shares, g.weight) = shares();
-    return g;
   }
   // An op of a kind picked by kOpWeight; an advance when that kind cannot be
   // formed here (it needs a task, a non-root group, or room for a group).
-  Op op() {
+  void op(Op& o) {
     static constexpr unsigned kTotal = [] {
       unsigned t = 0;
       for (unsigned w : kOpWeight) t += w;
       return t;
     }();
-    uint64_t pick = r_.range(0, kTotal - 1);
+    uint64_t pick = r_->range(0, kTotal - 1);
     std::size_t kind = 0;
     while (pick >= kOpWeight[kind]) pick -= kOpWeight[kind++];
-    Op o = default_op(kind);
+    o = default_op(kind);
     const bool have_tasks = !scope_.tasks.empty();
     const bool formed = std::visit(
         Overloaded{
-            [&](op::Spawn& s) { return scope_.tasks.size() < o_.max_tasks && (s.task = task(), true); },
+            [&](op::Spawn& s) { return scope_.tasks.size() < o_.max_tasks && (task(s.task), true); },
             [&](op::Exit& e) { return have_tasks && (e.task = task_name(), true); },
             [&](op::Sleep& s) { return have_tasks && (s.task = task_name(), true); },
             [&](op::Wake& w) { return have_tasks && (w.task = task_name(), true); },
             [&](op::SetNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
             [&](op::SetAffinity& a) { return have_tasks && (a.task = task_name(), a.cpus = affinity(), true); },
             [&](op::CreateGroup& g) {
-              return scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room() && (g.group = group(), true);
+              return scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room() && (group(g.group), true);
             },
             [&](op::SetShares& sh) {
               if (scope_.groups.size() <= 1) return false;
@@ -286,20 +323,21 @@ template <class Reader> class OpsDecoder {
             [&](op::Advance& a) { return a.by = advance(), true; },
         },
         o);
-    return formed ? o : op::Advance{advance()};
+    if (!formed) o = op::Advance{advance()};
   }
   Nanos advance() {
     const Nanos left = o_.max_time > scope_.now ? o_.max_time - scope_.now : 1;
     return duration(1, std::clamp<Nanos>(left, 1, o_.max_advance));
   }
 
-  Reader& r_;
   DecodeOptions o_;
+  Reader* r_ = nullptr;
   OpScope scope_;
+  unsigned ops_ = 0;
 };
 
 template <class Reader> Scenario decode_ops_scenario(Reader& r, DecodeOptions o = {}) {
-  return OpsDecoder<Reader>(r, o).scenario();
+  return OpsDecoder<Reader>(o).scenario(r);
 }
 
 }  // namespace cfsv

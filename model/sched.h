@@ -7,7 +7,6 @@
 // schedule); sim.h runs them as a simulation.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory_resource>
 #include <set>
 #include <string>
@@ -218,7 +217,7 @@ struct Sched {
 
   std::pmr::unsynchronized_pool_resource pool;  // timeline nodes
   IdVec<EntityId, SchedEntity> se;
-  IdVec<CfsRqId, CfsRq, std::deque<CfsRq>> cfs;  // a deque: timeline iterators held by entities stay valid
+  IdVec<CfsRqId, CfsRq, StableVec<CfsRq>> cfs;  // stable: timeline iterators held by entities stay valid
   IdVec<GroupId, TaskGroup> tg;
   IdVec<TaskId, Task> tasks;
   IdVec<CpuId, Rq> rq;

@@ -27,11 +27,7 @@ std::string parent_path(std::string_view path) {
 }
 
 // An affinity mask without the CPUs beyond the machine's.
-CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) {
-  CpuMask m = cpus;
-  for (unsigned c = nr_cpus; c < kMaxCpus; ++c) m.reset(c);
-  return m;
-}
+CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & (~CpuMask{} >> (kMaxCpus - nr_cpus)); }
 
 // A tunable write after boot: sched_proc_update_handler (kernel/sched/fair.c
 // v3.10, v4.4) recomputes sched_nr_latency after a latency/min_granularity/

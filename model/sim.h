@@ -112,7 +112,7 @@ class Sim {
   unsigned nr_cpus() const { return s_.nr_cpus(); }
   const IdVec<TaskId, Task>& tasks() const { return s_.tasks; }
   const IdVec<EntityId, SchedEntity>& entities() const { return s_.se; }
-  const IdVec<CfsRqId, CfsRq, std::deque<CfsRq>>& cfs_rqs() const { return s_.cfs; }
+  const IdVec<CfsRqId, CfsRq, StableVec<CfsRq>>& cfs_rqs() const { return s_.cfs; }
   const IdVec<GroupId, TaskGroup>& groups() const { return s_.tg; }
   const IdVec<CpuId, Rq>& rqs() const { return s_.rq; }
   // The recorded trace; throws std::logic_error without SimOptions::record_trace.

@@ -40,7 +40,7 @@ template <class V, class I> concept Indexes = requires(V v, I i) { v[i]; };
 static_assert(Indexes<IdVec<CpuId, Rq>, CpuId>);
 static_assert(!Indexes<IdVec<CpuId, Rq>, TaskId>);
 static_assert(!Indexes<IdVec<CpuId, Rq>, std::size_t>);
-static_assert(!Indexes<IdVec<CfsRqId, CfsRq, std::deque<CfsRq>>, EntityId>);
+static_assert(!Indexes<IdVec<CfsRqId, CfsRq, StableVec<CfsRq>>, EntityId>);
 static_assert(!Indexes<IdVec<CpuId, CfsRqId>, GroupId>);  // tg->cfs_rq[cpu], not [group]
 
 // rq->curr is a task, cfs_rq->curr an entity.

@@ -1,0 +1,79 @@
+// How the ops targets turn their input bytes into scenarios
+// (model/ops_decoder.h within DecodeOptions' default bounds), written once for
+// the targets and for `cfsv fuzz`, which decodes a crash input the same way to
+// write it back as a scenario file (fuzz/reproducer.h); and one fuzz_ops
+// execution, which bench/ times too.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "fuzz/byte_reader.h"
+#include "model/ops_decoder.h"
+#include "model/sim.h"
+
+namespace cfsv::fuzz {
+
+// fuzz_ops' checking: after every op (run_ops), after every 16th step (op or
+// event) and at the end. docs/fuzzing.md shows that this finds planted bugs
+// as fast, per execution, as checking after every event.
+inline constexpr SimOptions kOpsSimOptions{.check_every = 16, .record_trace = false};
+
+// One fuzz_ops execution on a reader's values: the set-up decoded into
+// `setup` (kept by the caller with `decoder`, so that their buffers are
+// reused), a Sim made from it, each op applied as it is decoded, as Sim::run
+// applies a timed op, then `after_op(sim, op)` and a check; at the end the
+// run to its length and a last check.
+template <class Reader, class AfterOp>
+std::unique_ptr<Sim> run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, AfterOp&& after_op) {
+  decoder.begin(r, setup);
+  auto sim = std::make_unique<Sim>(setup, kOpsSimOptions);
+  for (TimedOp t; decoder.next(t);) {
+    sim->run_until(t.at);
+    sim->apply(t.op);
+    after_op(*sim, t.op);
+    sim->check_now("op");
+  }
+  sim->run_until(std::max(decoder.duration(), sim->now()));
+  sim->check_now("end of run");
+  return sim;
+}
+
+// fuzz_ops: the whole input is one scenario.
+inline Scenario ops_scenario(std::span<const uint8_t> in) {
+  ByteReader r(in.data(), in.size());
+  return decode_ops_scenario(r);
+}
+
+// fuzz_flat_slice_diff: the first value picks the decoder's mode (any tasks /
+// only run=busy / only tasks in the root group / both), the rest is the scenario.
+inline DecodeOptions flat_slice_diff_options(ByteReader& r) {
+  const uint64_t mode = r.range(0, 3);
+  return DecodeOptions{.busy_only = (mode & 1) != 0, .root_tasks_only = (mode & 2) != 0};
+}
+inline Scenario flat_slice_diff_scenario(std::span<const uint8_t> in) {
+  ByteReader r(in.data(), in.size());
+  const DecodeOptions o = flat_slice_diff_options(r);
+  return decode_ops_scenario(r, o);
+}
+inline Scenario with_flat_slice(Scenario s, bool on) {
+  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::flat_slice; });
+  s.feature_overrides.emplace_back(Feature::flat_slice, on);
+  return s;
+}
+
+// The scenarios an ops target runs on an input (fuzz_flat_slice_diff runs two),
+// or none when `target` does not decode ops.
+inline std::vector<Scenario> ops_target_scenarios(std::string_view target, std::span<const uint8_t> in) {
+  if (target == "fuzz_ops") return {ops_scenario(in)};
+  if (target == "fuzz_flat_slice_diff") {
+    const Scenario s = flat_slice_diff_scenario(in);
+    return {with_flat_slice(s, false), with_flat_slice(s, true)};
+  }
+  return {};
+}
+
+}  // namespace cfsv::fuzz
