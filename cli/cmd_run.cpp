@@ -75,7 +75,9 @@ void print_table(const Sim& sim, const Stats& st, const std::string& file, uint6
   const Sched& s = sim.sched();
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
-      << format_duration(now) << " simulated\n";
+      << format_duration(now) << " simulated";
+  if (sim.end() != RunEnd::finished) out << " (" << ScenarioRunner::early_end(sim) << ")";
+  out << "\n";
   const std::string f = sim.features().to_string();
   out << "features: " << (f.empty() ? "(none)" : f) << "\n\n";
   const Interval whole = st.whole(s, now);

@@ -20,7 +20,7 @@ namespace cfsv::fuzz {
 // fuzz_ops' checking: after every op (run_ops), after every 16th step (op or
 // event) and at the end. docs/fuzzing.md shows that this finds planted bugs
 // as fast, per execution, as checking after every event.
-inline constexpr SimOptions kOpsSimOptions{.check_every = 16, .record_trace = false};
+inline const SimOptions kOpsSimOptions{.check_every = 16, .record_trace = false};
 
 // One fuzz_ops execution on a reader's values: the set-up decoded into
 // `setup` (kept by the caller with `decoder`, so that their buffers are

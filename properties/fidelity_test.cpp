@@ -32,7 +32,7 @@ Scenario parse(const std::string& text) {
 
 // Parses and runs a scenario; every invariant must hold on the way.
 std::unique_ptr<Sim> run(const std::string& text) {
-  auto sim = std::make_unique<Sim>(parse(text));
+  auto sim = std::make_unique<Sim>(parse(text), SimOptions{.record_trace = true});
   sim->run();
   EXPECT_TRUE(sim->checker()->ok()) << sim->checker()->violations().front().to_string();
   return sim;
@@ -82,7 +82,7 @@ std::vector<std::string> switches_at(const Sim& sim, Nanos t, CpuId cpu = CpuId(
   std::vector<std::string> v;
   for (const SwitchEvent& s : sim.trace().switches) {
     if (s.t != t || s.cpu != cpu) continue;
-    std::string e = comm_of(sim, s.prev, cpu) + ">" + comm_of(sim, s.next, cpu);
+    std::string e = comm_of(sim.sched(), s.prev, cpu) + ">" + comm_of(sim.sched(), s.next, cpu);
     if (s.prev_state == TaskState::sleeping) e += "/S";
     if (s.prev_state == TaskState::exited) e += "/X";
     v.push_back(e);
@@ -257,7 +257,8 @@ TEST(FidelityFork, TheChildIsInItsParentsGroupUnlessGroupSaysOtherwise) {
 // happens when the parent next runs. At 13.4 ms q runs on CPU 0 and p waits
 // until 24 ms.
 TEST(FidelityFork, ASpawnWaitsForItsParentToRun) {
-  Sim sim(parse(replace(regression("fork_from_running_parent.scn"), "at 25.4ms", "at 13.4ms")));
+  Sim sim(parse(replace(regression("fork_from_running_parent.scn"), "at 25.4ms", "at 13.4ms")),
+          SimOptions{.record_trace = true});
   const TimedOp& spawn = sim.scenario().ops.front();
   sim.run_until(spawn.at);
   ASSERT_EQ(sim.apply(spawn.op), ApplyResult::applied);

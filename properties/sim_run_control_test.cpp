@@ -106,7 +106,7 @@ TEST(SimLimits, TasksAndGroupEntitiesBeyondTheLimitsAreRejected) {
   EXPECT_EQ(sim.apply(op::CreateGroup{{"/one-more"}}), ApplyResult::rejected);
   EXPECT_EQ(sim.groups().size(), groups + 1);  // and the root
   for (std::size_t t = 0; t < kMaxTasks; ++t)
-    ASSERT_EQ(sim.apply(op::Spawn{TaskSpec{"t" + std::to_string(t), "/", 0, {}, RunPeriodic{kMs, std::nullopt}}}),
+    ASSERT_EQ(sim.apply(op::Spawn{TaskSpec{"t" + std::to_string(t), "/", 0, {}, RunPeriodic{kMs, std::nullopt}, {}}}),
               ApplyResult::applied);
   EXPECT_EQ(sim.apply(op::Spawn{busy_task("one-more")}), ApplyResult::rejected);
   EXPECT_EQ(sim.last_error(), "spawn one-more: more than 100000 tasks");
@@ -165,7 +165,7 @@ TEST(EstimateEvents, TicksWhileBusyPlusBurstsPlusOps) {
   EXPECT_DOUBLE_EQ(estimate_events(periodic, 1000), 100 + 2 * (100 + 1));
   // Eighty busy tasks pinned to one CPU of four tick on that CPU only.
   Scenario pinned = parse("topology cores=4\nrun 1s\n");
-  for (int i = 0; i < 80; ++i) pinned.tasks.push_back({"t" + std::to_string(i), "/", 0, CpuMask().set(3)});
+  for (int i = 0; i < 80; ++i) pinned.tasks.push_back({"t" + std::to_string(i), "/", 0, CpuMask().set(3), RunBusy{}, {}});
   EXPECT_DOUBLE_EQ(estimate_events(pinned, 250), 250);
   // A task spawned half way counts half; ops count one each.
   Scenario late = parse("task a at=500ms\nat 600ms nice a 1\nrun 1s\n");

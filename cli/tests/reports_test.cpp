@@ -201,7 +201,7 @@ TEST(Reports, AnOutputThatCannotBeWrittenExits2WithAMessage) {
   EXPECT_EQ(full.out, "");
   const Output dir = cfsv({"run", "--perfetto", "/nonexistent-dir/x.json", scn});
   EXPECT_EQ(dir.code, 2);
-  EXPECT_EQ(dir.err, "cfsv run: cannot write '/nonexistent-dir/x.json'\n");
+  EXPECT_EQ(dir.err, "cfsv run: --perfetto: cannot write '/nonexistent-dir/x.json'\n");
   const Output stdout_full = test::run({"sh", "-c", std::string(CFSV_BIN) + " run --perf " + scn + " >/dev/full"});
   EXPECT_EQ(stdout_full.code, 2);
   EXPECT_EQ(stdout_full.err, "cfsv run: cannot write stdout: No space left on device\n");
