@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "cli/run_charts.h"
 #include "cli/scenario_run.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
@@ -141,12 +143,14 @@ int cmd_run(int argc, char** argv) {
            "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
   ScenarioRunner runner(p);
+  RunCharts charts(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
 
   std::optional<Scenario> sc = load_scenario_or_report(files[0]);
   if (!sc) return 2;
   sc->feature_overrides.insert(sc->feature_overrides.end(), features.begin(), features.end());
+  if (auto rc = charts.prepare(*sc, json || perf)) return *rc;
 
   std::ofstream perfetto_file;
   if (!perfetto.empty()) {
@@ -158,26 +162,28 @@ int cmd_run(int argc, char** argv) {
   std::unique_ptr<PerfettoWriter> perfetto_writer;
   if (perf) perf_writer = std::make_unique<PerfScriptWriter>(std::cout, "stdout");
   if (!perfetto.empty()) perfetto_writer = std::make_unique<PerfettoWriter>(perfetto_file, "'" + perfetto + "'");
-  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get()};
+  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get(), charts.sink()};
   try {
     Sim sim(*sc, runner.options(SimOptions{.check_every = check_every, .sink = &sinks}));
     if (auto rc = runner.refuse(sim, files[0])) return *rc;
     const std::optional<int> early = runner.run(sim, [&] {
       if (phases)
         for (const Nanos t : phase_starts(*sc)) {
-          if (sim.run_to(t - 1) && sim.end() != RunEnd::finished) break;
+          if (charts.run_to(sim, t - 1) && sim.end() != RunEnd::finished) break;
           stats.close_phase(sim.sched(), std::max(t, sim.now()));
         }
-      const RunEnd end = sim.run();
+      charts.run_to(sim, std::numeric_limits<Nanos>::max());
+      const RunEnd end = sim.finish();
       if (phases) stats.close_phase(sim.sched(), sim.now());
       return end;
     });
     if (perfetto_writer) perfetto_writer->finish(sim.sched(), sim.now());
     if (perf_writer) perf_writer->finish();
+    charts.finish(sim, files[0]);
 
     if (json) print_json(sim, stats, phases, std::cout);
-    else if (!perf) print_table(sim, stats, files[0], check_every, phases, std::cout);
-    if (perf && !sim.checker()->ok())
+    else if (!perf && !charts.on_stdout()) print_table(sim, stats, files[0], check_every, phases, std::cout);
+    if ((perf || charts.on_stdout()) && !sim.checker()->ok())
       for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
     if (early) return *early;
     return sim.checker()->ok() ? 0 : 1;

@@ -1,0 +1,199 @@
+#include "cli/series.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <ostream>
+
+#include "model/trace.h"
+
+namespace cfsv::cli {
+
+namespace {
+
+using Object = SeriesColumn::Object;
+
+bool has_task(const Scenario& sc, std::string_view name) {
+  if (std::any_of(sc.tasks.begin(), sc.tasks.end(), [&](const TaskSpec& t) { return t.name == name; })) return true;
+  return std::any_of(sc.ops.begin(), sc.ops.end(), [&](const TimedOp& o) {
+    const auto* s = std::get_if<op::Spawn>(&o.op);
+    return s && s->task.name == name;
+  });
+}
+
+bool has_group(const Scenario& sc, std::string_view path) {
+  if (path == "/") return true;
+  if (std::any_of(sc.groups.begin(), sc.groups.end(), [&](const GroupSpec& g) { return g.path == path; })) return true;
+  return std::any_of(sc.ops.begin(), sc.ops.end(), [&](const TimedOp& o) {
+    const auto* c = std::get_if<op::CreateGroup>(&o.op);
+    return c && c->group.path == path;
+  });
+}
+
+// "cpu3" -> 3; nullopt when it is not of that form.
+std::optional<unsigned> cpu_number(std::string_view s) {
+  if (!s.starts_with("cpu") || s.size() == 3 || s.size() > 6) return std::nullopt;
+  unsigned n = 0;
+  const auto r = std::from_chars(s.data() + 3, s.data() + s.size(), n);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
+  return n;
+}
+
+std::string names_of(unsigned on) {
+  std::string r;
+  for (const Signal& g : all_signals())
+    if (g.on & on) r += (r.empty() ? "" : ", ") + std::string(g.name);
+  return r;
+}
+
+}  // namespace
+
+std::variant<std::vector<SeriesColumn>, std::string> parse_series(std::string_view spec, const Scenario& sc) {
+  std::vector<SeriesColumn> cols;
+  const unsigned nr_cpus = sc.topology.nr_cpus();
+  auto add = [&](SeriesColumn c) {
+    if (std::none_of(cols.begin(), cols.end(), [&](const SeriesColumn& o) { return o.label == c.label; }))
+      cols.push_back(std::move(c));
+  };
+  while (true) {
+    const std::size_t comma = spec.find(',');
+    const std::string_view item = spec.substr(0, comma);
+    const std::string quoted = "'" + std::string(item) + "'";
+    const std::size_t colon = item.find(':');
+    std::string_view entity = item.substr(0, colon);
+    const std::string_view signal_name = colon == item.npos ? std::string_view{} : item.substr(colon + 1);
+    std::optional<unsigned> only_cpu;
+    if (const std::size_t at = entity.find('@'); at != entity.npos) {
+      only_cpu = cpu_number(entity.substr(at + 1));
+      if (!only_cpu) return quoted + ": '" + std::string(entity.substr(at + 1)) + "' is not cpuN";
+      entity = entity.substr(0, at);
+    }
+    if (entity.empty()) return "empty entity in " + quoted + " (a task, a group path or cpuN)";
+    std::string name(entity);
+    Object obj = Object::task;
+    std::optional<unsigned> cpu = cpu_number(entity);
+    if (entity.starts_with('/')) {
+      if (!has_group(sc, entity)) return quoted + ": no group '" + name + "' in the scenario";
+      obj = Object::group;
+    } else if (cpu) {
+      if (has_task(sc, entity)) return quoted + ": '" + name + "' names both a task and a CPU";
+      if (*cpu >= nr_cpus) return quoted + ": the scenario has " + std::to_string(nr_cpus) + " CPUs (cpu0..cpu" +
+                                  std::to_string(nr_cpus - 1) + ")";
+      if (only_cpu) return quoted + ": @cpuN is for a group, not for a CPU";
+      obj = Object::group_cfs_rq, name = "/", only_cpu = cpu;
+    } else if (!has_task(sc, entity)) {
+      return quoted + ": no task, group or CPU '" + name + "' in the scenario";
+    } else if (only_cpu) {
+      return quoted + ": @cpuN is for a group, not for a task";
+    }
+    if (only_cpu && *only_cpu >= nr_cpus)
+      return quoted + ": the scenario has " + std::to_string(nr_cpus) + " CPUs (cpu0..cpu" +
+             std::to_string(nr_cpus - 1) + ")";
+
+    // The kinds of object this item reaches.
+    unsigned on = on_cfs_rq;
+    if (obj == Object::task) on = on_task | on_entity;
+    if (obj == Object::group && !only_cpu) on |= on_group;
+    if (obj == Object::group && name != "/") on |= on_entity;
+    const Signal* only = nullptr;
+    if (!signal_name.empty()) {
+      only = signal_by_name(signal_name);
+      if (!only || !(only->on & on))
+        return quoted + ": '" + std::string(signal_name) + "' is not one of its signals: " + names_of(on);
+    }
+    for (const Signal& g : all_signals()) {
+      if (!(g.on & on) || (only && &g != only)) continue;
+      const std::string sig = ":" + std::string(g.name);
+      if (obj == Object::task) {
+        add({name + sig, &g, Object::task, name, {}});
+      } else if (g.on & on_group) {
+        add({name + sig, &g, Object::group, name, {}});
+      } else {
+        const Object per_cpu = g.on & on_entity && name != "/" ? Object::group_entity : Object::group_cfs_rq;
+        for (unsigned c = 0; c < nr_cpus; ++c) {
+          if (only_cpu && c != *only_cpu) continue;
+          const std::string where = name == "/" ? "cpu" + std::to_string(c) : name + "@cpu" + std::to_string(c);
+          add({where + sig, &g, per_cpu, name, CpuId(c)});
+        }
+      }
+    }
+    if (cols.size() > kMaxSeriesColumns)
+      return "more than " + std::to_string(kMaxSeriesColumns) + " columns; name fewer entities, CPUs (@cpuN) or "
+             "signals (:SIGNAL)";
+    if (comma == spec.npos) break;
+    spec.remove_prefix(comma + 1);
+  }
+  return cols;
+}
+
+std::optional<int64_t> sample(const Sim& sim, const SeriesColumn& c) {
+  const Sched& s = sim.sched();
+  SignalTarget t;
+  if (c.object == Object::task) {
+    t.task = sim.task_index(c.name);
+    if (!t.task) return std::nullopt;
+    t.se = s.tasks[t.task].se;
+  } else {
+    t.group = sim.group_index(c.name);
+    if (!t.group) return std::nullopt;
+    if (c.object == Object::group_entity) t.se = s.tg[t.group].se[c.cpu];
+    if (c.object == Object::group_cfs_rq) t.cfs_rq = s.tg[t.group].cfs_rq[c.cpu];
+  }
+  return c.signal->get(s, t);
+}
+
+SeriesSampler::SeriesSampler(std::vector<SeriesColumn> columns, Nanos step, std::ostream* csv, std::string csv_name,
+                             LineChart* chart)
+    : columns_(std::move(columns)), step_(std::max<Nanos>(step, 1)), csv_(csv), csv_name_(std::move(csv_name)),
+      chart_(chart) {
+  if (!csv_) return;
+  std::string head = "t_ns";
+  for (const SeriesColumn& c : columns_) head += "," + c.label;
+  errno = 0;
+  if (!(*csv_ << head << '\n')) write_failed(csv_name_);
+}
+
+std::vector<LineChart::Line> SeriesSampler::chart_lines(const std::vector<SeriesColumn>& columns) {
+  std::vector<LineChart::Line> v;
+  for (const SeriesColumn& c : columns) v.push_back({c.label, std::string(c.signal->unit)});
+  return v;
+}
+
+void SeriesSampler::take(const Sim& sim) {
+  const Nanos now = sim.now();
+  if (last_ == now) return;
+  last_ = now;
+  std::string row = std::to_string(now);
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    const std::optional<int64_t> v = sample(sim, columns_[i]);
+    row += ',';
+    if (!v) continue;
+    row += std::to_string(*v);
+    if (chart_) chart_->add(i, now, *v);
+  }
+  if (!csv_) return;
+  row += '\n';
+  errno = 0;
+  if (!csv_->write(row.data(), static_cast<std::streamsize>(row.size()))) write_failed(csv_name_);
+}
+
+bool SeriesSampler::at_end(const Sim& sim) {
+  take(sim);
+  return true;
+}
+
+bool SeriesSampler::run_to(Sim& sim, Nanos t) {
+  for (; next_ <= t; next_ += step_) {
+    if (sim.run_to(next_)) return at_end(sim);
+    take(sim);
+    if (next_ > UINT64_MAX - step_) break;
+  }
+  return sim.run_to(t) ? at_end(sim) : false;
+}
+
+void SeriesSampler::finish() {
+  errno = 0;
+  if (csv_ && !csv_->flush()) write_failed(csv_name_);
+}
+
+}  // namespace cfsv::cli
