@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/svg.h"
+#include "cli/verify.h"
 #include "model/signals.h"
 
 namespace cfsv::cli {
@@ -120,7 +121,7 @@ void LineChart::write_svg(std::ostream& out, const std::string& title) const {
     const double y0 = top + kHead, y1 = y0 + kPlot;
     auto y_of = [&](int64_t v) { return y1 - (static_cast<double>(v) - static_cast<double>(lo)) / span * kPlot; };
 
-    out << "<g class=\"panel\" data-unit=\"" << svg::escape(unit) << "\">\n";
+    out << "<g class=\"panel\" data-unit=\"" << xml_escape(unit) << "\">\n";
     svg::text(out, kLeft, top + 15, unit, "start", 12);
     out << "<rect class=\"plot\" x=\"" << svg::num(kLeft) << "\" y=\"" << svg::num(y0) << "\" width=\""
         << svg::num(plot_w) << "\" height=\"" << svg::num(kPlot) << "\" fill=\"none\" stroke=\"#888\"/>\n";
@@ -142,7 +143,7 @@ void LineChart::write_svg(std::ostream& out, const std::string& title) const {
       out << "<polyline class=\"series\" fill=\"none\" stroke-width=\"1.2\" " << stroke << " points=\"";
       for (std::size_t j = 0; j < pts[i].size(); ++j)
         out << (j ? " " : "") << svg::num(x_of(pts[i][j].t)) << ',' << svg::num(y_of(pts[i][j].v));
-      out << "\"><title>" << svg::escape(lines_[i].label) << "</title></polyline>\n";
+      out << "\"><title>" << xml_escape(lines_[i].label) << "</title></polyline>\n";
       const double lx = kLeft + static_cast<double>(k % kLegendPerRow) * kLegendWidth;
       const double ly = y1 + kAxis + static_cast<double>(k / kLegendPerRow) * kLegendRow + 8;
       out << "<line class=\"legend\" x1=\"" << svg::num(lx) << "\" y1=\"" << svg::num(ly) << "\" x2=\""

@@ -4,26 +4,13 @@
 #include <cstdio>
 #include <ostream>
 
+#include "cli/verify.h"
 #include "model/scenario_text.h"
 
 namespace cfsv::cli::svg {
 
 const std::array<std::string_view, 10> kPalette = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                                    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-
-std::string escape(std::string_view text) {
-  std::string r;
-  for (const char c : text) {
-    switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      default: r += c;
-    }
-  }
-  return r;
-}
 
 std::string num(double v) {
   char b[32];
@@ -65,7 +52,7 @@ void begin(std::ostream& out, double width, double height, std::string_view titl
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
       << "\" viewBox=\"0 0 " << num(width) << ' ' << num(height)
-      << "\" font-family=\"sans-serif\">\n<title>" << escape(title) << "</title>\n"
+      << "\" font-family=\"sans-serif\">\n<title>" << xml_escape(title) << "</title>\n"
       << "<rect class=\"background\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n";
 }
 
@@ -74,7 +61,7 @@ void end(std::ostream& out) { out << "</svg>\n"; }
 void text(std::ostream& out, double x, double y, std::string_view s, std::string_view anchor, int size) {
   out << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << size << '"';
   if (anchor != "start") out << " text-anchor=\"" << anchor << '"';
-  out << '>' << escape(s) << "</text>\n";
+  out << '>' << xml_escape(s) << "</text>\n";
 }
 
 void line(std::ostream& out, double x1, double y1, double x2, double y2, std::string_view stroke) {

@@ -1,4 +1,4 @@
-// A plain SVG writer for cfsv's charts (no dependencies): escaping, numbers,
+// A plain SVG writer for cfsv's charts (no dependencies): numbers,
 // axis ticks at 1, 2 or 5 x 10^k, labels for durations, and a palette.
 #pragma once
 #include <array>
@@ -12,8 +12,6 @@
 
 namespace cfsv::cli::svg {
 
-// Text and attribute values with &, <, >, " escaped.
-std::string escape(std::string_view text);
 // A coordinate: at most one decimal, no trailing ".0".
 std::string num(double v);
 // The smallest 1, 2 or 5 x 10^k that is >= v (at least 1).
@@ -22,6 +20,8 @@ uint64_t nice_step(double v);
 std::vector<int64_t> ticks(int64_t lo, int64_t hi, int target);
 // "250ms", "-1.5ms", "2s": a signed duration in its largest unit.
 std::string duration(int64_t ns);
+
+// Text is escaped with xml_escape (cli/verify.h).
 
 // Ten distinguishable colours (Tableau 10); line i takes kPalette[i % 10].
 extern const std::array<std::string_view, 10> kPalette;
