@@ -128,22 +128,23 @@ int cmd_run(int argc, char** argv) {
                      "task, CPU time, share of one CPU, context switches, migrations, wait time and wakeup\n"
                      "latency; per group, CPU time over membership; per CPU, busy/idle time and the most\n"
                      "common run-stretch lengths; and whether every invariant held after every op and\n"
-                     "event (or every Nth: --check-every). Traces are written as the run goes. Exit 1 if\n"
-                     "an invariant was violated, 2 on bad input, when an output cannot be written or at\n"
-                     "--max-events, 130 after Ctrl-C (with the results so far).");
+                     "event (or every Nth: --check-every). Traces and time series are written as the\n"
+                     "run goes, charts at its end, in memory that does not grow with simulated time.\n"
+                     "Exit 1 if an invariant was violated, 2 on bad input, when an output cannot be\n"
+                     "written or at --max-events, 130 after Ctrl-C (with the results so far).");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.flag("phases", &phases, "also split the figures at each `at` op time, one table (or JSON object) per phase");
   p.option("perfetto", output_path(&perfetto), "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf,
          "print sched_switch, sched_wakeup(_new) and sched_migrate_task lines like `perf script` instead of "
          "the table");
+  RunCharts charts(p);  // --series, --series-step, --csv, --svg, --heatmap
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
   p.option("feature", feature_override(&features), "NAME=on|off",
            "override a feature after the scenario's own `feature` lines (repeatable)");
   p.positionals("FILE", &files, "the scenario file", 1, 1);
   ScenarioRunner runner(p);
-  RunCharts charts(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (json && perf) return p.error("--json and --perf both print on stdout; choose one");
 

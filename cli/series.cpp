@@ -145,13 +145,7 @@ std::optional<int64_t> sample(const Sim& sim, const SeriesColumn& c) {
 SeriesSampler::SeriesSampler(std::vector<SeriesColumn> columns, Nanos step, std::ostream* csv, std::string csv_name,
                              LineChart* chart)
     : columns_(std::move(columns)), step_(std::max<Nanos>(step, 1)), csv_(csv), csv_name_(std::move(csv_name)),
-      chart_(chart) {
-  if (!csv_) return;
-  std::string head = "t_ns";
-  for (const SeriesColumn& c : columns_) head += "," + c.label;
-  errno = 0;
-  if (!(*csv_ << head << '\n')) write_failed(csv_name_);
-}
+      chart_(chart) {}
 
 std::vector<LineChart::Line> SeriesSampler::chart_lines(const std::vector<SeriesColumn>& columns) {
   std::vector<LineChart::Line> v;
@@ -162,8 +156,14 @@ std::vector<LineChart::Line> SeriesSampler::chart_lines(const std::vector<Series
 void SeriesSampler::take(const Sim& sim) {
   const Nanos now = sim.now();
   if (last_ == now) return;
+  std::string row;
+  if (!last_) {  // the first sample: the header first
+    row = "t_ns";
+    for (const SeriesColumn& c : columns_) row += "," + c.label;
+    row += '\n';
+  }
   last_ = now;
-  std::string row = std::to_string(now);
+  row += std::to_string(now);
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     const std::optional<int64_t> v = sample(sim, columns_[i]);
     row += ',';

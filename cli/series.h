@@ -45,8 +45,8 @@ std::optional<int64_t> sample(const Sim& sim, const SeriesColumn& c);
 
 class SeriesSampler {
  public:
-  // csv: where rows go as they are sampled (null: none; `csv_name` names it
-  // in errors); chart: gets every value (null: none).
+  // csv: where the header and the rows go as they are sampled (null: none;
+  // `csv_name` names it in errors); chart: gets every value (null: none).
   SeriesSampler(std::vector<SeriesColumn> columns, Nanos step, std::ostream* csv, std::string csv_name,
                 LineChart* chart);
   // Sim::run_to(t), stopping at each sample time on the way; at the run's end

@@ -168,6 +168,12 @@ TEST(Charts, LineChartKeepsBoundedPointsAndTheExtremes) {
   EXPECT_NE(text.find("<title>title &lt;&amp;&gt;</title>"), text.npos);
 }
 
+TEST(Charts, DocsListEverySignal) {
+  const std::string doc = test::read_file(std::string(CFSV_SOURCE_DIR) + "/docs/cli.md");
+  for (const Signal& g : all_signals())
+    EXPECT_NE(doc.find("| `" + std::string(g.name) + "` | " + std::string(g.unit) + " |"), doc.npos) << g.name;
+}
+
 TEST(Charts, TicksAreNiceSteps) {
   EXPECT_EQ(svg::nice_step(0), 1u);
   EXPECT_EQ(svg::nice_step(3), 5u);
