@@ -42,7 +42,8 @@ std::optional<unsigned> cpu_number(std::string_view s) {
 std::string names_of(unsigned on) {
   std::string r;
   for (const Signal& g : all_signals())
-    if (g.on & on) r += (r.empty() ? "" : ", ") + std::string(g.name);
+    for (const SignalOn kind : kSignalKinds)
+      if (g.on & on & kind) r += (r.empty() ? "" : ", ") + full_name(g, kind);
   return r;
 }
 
@@ -95,25 +96,24 @@ std::variant<std::vector<SeriesColumn>, std::string> parse_series(std::string_vi
     if (obj == Object::task) on = on_task | on_entity;
     if (obj == Object::group && !only_cpu) on |= on_group;
     if (obj == Object::group && name != "/") on |= on_entity;
-    const Signal* only = nullptr;
+    std::optional<SignalRef> only;
     if (!signal_name.empty()) {
       only = signal_by_name(signal_name);
-      if (!only || !(only->on & on))
+      if (!only || !(only->kind & on))
         return quoted + ": '" + std::string(signal_name) + "' is not one of its signals: " + names_of(on);
     }
     for (const Signal& g : all_signals()) {
-      if (!(g.on & on) || (only && &g != only)) continue;
-      const std::string sig = ":" + std::string(g.name);
-      if (obj == Object::task) {
-        add({name + sig, &g, Object::task, name, {}});
-      } else if (g.on & on_group) {
-        add({name + sig, &g, Object::group, name, {}});
-      } else {
-        const Object per_cpu = g.on & on_entity && name != "/" ? Object::group_entity : Object::group_cfs_rq;
+      for (const SignalOn kind : kSignalKinds) {
+        if (!(g.on & on & kind) || (only && (only->signal != &g || only->kind != kind))) continue;
+        const std::string sig = ":" + full_name(g, kind);
+        if (obj == Object::task || kind == on_group) {
+          add({name + sig, &g, kind, obj, name, {}});
+          continue;
+        }
         for (unsigned c = 0; c < nr_cpus; ++c) {
           if (only_cpu && c != *only_cpu) continue;
           const std::string where = name == "/" ? "cpu" + std::to_string(c) : name + "@cpu" + std::to_string(c);
-          add({where + sig, &g, per_cpu, name, CpuId(c)});
+          add({where + sig, &g, kind, kind == on_entity ? Object::group_entity : Object::group_cfs_rq, name, CpuId(c)});
         }
       }
     }

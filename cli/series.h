@@ -5,7 +5,7 @@
 // (its entity and cfs_rq on each CPU, and the group's own figures; @cpuN: one
 // CPU's only) or cpuN (the CPU's root cfs_rq); without :SIGNAL, every signal
 // that applies. Each column's label is an item that names just that column:
-// `a:se.vruntime`, `/g0@cpu1:se.weight`, `/g0:tg.shares`, `cpu0:cfs_rq.load`.
+// `a:se.vruntime`, `/g0@cpu1:se.load.weight`, `/g0:tg.shares`, `cpu0:cfs_rq.load.weight`.
 //
 // Samples are taken at 0, every step of simulated time and at the end (or
 // where the run stopped), each after every op and event at that time.
@@ -30,6 +30,7 @@ struct SeriesColumn {
   enum class Object { task, group_entity, group_cfs_rq, group };
   std::string label;  // "a:se.vruntime"
   const Signal* signal;
+  SignalOn kind;  // which of the signal's kinds
   Object object;
   std::string name;  // the task's name or the group's path ("/" for a CPU's root cfs_rq)
   CpuId cpu;         // for group_entity and group_cfs_rq

@@ -36,8 +36,9 @@ V wait_sum(const Sched& s, const SignalTarget& t) {
 }
 
 bool entity_gone(const Sched& s, const SignalTarget& t) { return t.task && gone(s, t.task); }
-V se_weight(const Sched& s, const SignalTarget& t) {
-  return entity_gone(s, t) ? V{} : V{down(s, s.se[t.se].load.weight)};
+V load_weight(const Sched& s, const SignalTarget& t) {
+  if (t.se) return entity_gone(s, t) ? V{} : V{down(s, s.se[t.se].load.weight)};
+  return down(s, s.cfs[t.cfs_rq].load_weight);
 }
 V se_vruntime(const Sched& s, const SignalTarget& t) {
   if (entity_gone(s, t)) return std::nullopt;
@@ -52,7 +53,6 @@ V se_sum_exec_runtime(const Sched& s, const SignalTarget& t) {
 
 V cfs_nr_running(const Sched& s, const SignalTarget& t) { return s.cfs[t.cfs_rq].nr_running; }
 V cfs_h_nr_running(const Sched& s, const SignalTarget& t) { return s.cfs[t.cfs_rq].h_nr_running; }
-V cfs_load(const Sched& s, const SignalTarget& t) { return down(s, s.cfs[t.cfs_rq].load_weight); }
 V cfs_min_vruntime(const Sched& s, const SignalTarget& t) {
   return static_cast<int64_t>(s.cfs[t.cfs_rq].min_vruntime);
 }
@@ -66,20 +66,19 @@ constexpr std::array kSignals = {
     Signal{"nr_switches", "count", on_task, "times switched onto a CPU (cfsv run's `switches`)", nr_switches},
     Signal{"nr_migrations", "count", on_task, "set_task_cpu to another CPU (se.nr_migrations)", nr_migrations},
     Signal{"wait_sum", "ns", on_task, "time runnable but not running (schedstat se.statistics.wait_sum)", wait_sum},
-    Signal{"se.weight", "weight", on_entity, "scale_load_down(se->load.weight): nice 0 is 1024; a group "
-           "entity's is its share of the group (calc_group_shares)", se_weight},
-    Signal{"se.vruntime", "ns", on_entity, "se->vruntime - cfs_rq_of(se)->min_vruntime, signed (as of the last "
+    Signal{"load.weight", "weight", on_entity | on_cfs_rq, "scale_load_down(load.weight): nice 0 is 1024 in "
+           "every era; a group entity's is its share of the group (calc_group_shares), a cfs_rq's the sum of its "
+           "queued entities'", load_weight},
+    Signal{"vruntime", "ns", on_entity, "se->vruntime - cfs_rq_of(se)->min_vruntime, signed (as of the last "
            "update_curr)", se_vruntime},
-    Signal{"se.sum_exec_runtime", "ns", on_entity, "CPU time (a task's brought up to now, as task_sched_runtime "
+    Signal{"sum_exec_runtime", "ns", on_entity, "CPU time (a task's brought up to now, as task_sched_runtime "
            "does; a group entity's as of the last update_curr)", se_sum_exec_runtime},
-    Signal{"cfs_rq.nr_running", "tasks", on_cfs_rq, "entities queued on the cfs_rq, curr included", cfs_nr_running},
-    Signal{"cfs_rq.h_nr_running", "tasks", on_cfs_rq, "tasks queued in the cfs_rq's subtree (a root cfs_rq's: "
+    Signal{"nr_running", "tasks", on_cfs_rq, "entities queued on the cfs_rq, curr included", cfs_nr_running},
+    Signal{"h_nr_running", "tasks", on_cfs_rq, "tasks queued in the cfs_rq's subtree (a root cfs_rq's: "
            "rq->nr_running)", cfs_h_nr_running},
-    Signal{"cfs_rq.load", "weight", on_cfs_rq, "scale_load_down(cfs_rq->load.weight)", cfs_load},
-    Signal{"cfs_rq.min_vruntime", "ns", on_cfs_rq, "cfs_rq->min_vruntime, signed (it starts at -2^20)",
-           cfs_min_vruntime},
-    Signal{"tg.shares", "weight", on_group, "scale_load_down(tg->shares): cpu.shares", tg_shares},
-    Signal{"tg.load", "weight", on_group, "the group's instantaneous load: the sum over CPUs of "
+    Signal{"min_vruntime", "ns", on_cfs_rq, "cfs_rq->min_vruntime, signed (it starts at -2^20)", cfs_min_vruntime},
+    Signal{"shares", "weight", on_group, "scale_load_down(tg->shares): cpu.shares", tg_shares},
+    Signal{"load", "weight", on_group, "the group's instantaneous load: the sum over CPUs of "
            "scale_load_down(its cfs_rq's load.weight), which calc_group_shares divides by", tg_load},
 };
 
@@ -87,10 +86,24 @@ constexpr std::array kSignals = {
 
 std::span<const Signal> all_signals() { return kSignals; }
 
-const Signal* signal_by_name(std::string_view name) {
+std::string_view prefix_of(SignalOn kind) {
+  switch (kind) {
+    case on_task: return "";
+    case on_entity: return "se.";
+    case on_cfs_rq: return "cfs_rq.";
+    case on_group: return "tg.";
+  }
+  return "";
+}
+
+std::string full_name(const Signal& g, SignalOn kind) { return std::string(prefix_of(kind)) + std::string(g.name); }
+
+std::optional<SignalRef> signal_by_name(std::string_view full) {
   for (const Signal& g : kSignals)
-    if (g.name == name) return &g;
-  return nullptr;
+    for (const SignalOn kind : kSignalKinds)
+      if ((g.on & kind) && full.starts_with(prefix_of(kind)) && full.substr(prefix_of(kind).size()) == g.name)
+        return SignalRef{&g, kind};
+  return std::nullopt;
 }
 
 }  // namespace cfsv

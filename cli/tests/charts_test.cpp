@@ -79,29 +79,29 @@ TEST(Charts, CsvGivesEachTasksCpuTimeAndStateAtEachStep) {
 // CPU 0 and a nice-0 task w on CPU 1. calc_group_shares by hand, v5.15
 // (tg->shares = 1024 << 10, loads in scale_load_down units):
 //   CPU 0 load 1024 + 1024 + 820 = 2868, CPU 1 load 1024, tg load 3892;
-//   CPU 0: 1048576 * 2868 / 3892 = 772691 (772691.6 floored) -> se.weight 772691 >> 10 = 754;
-//   CPU 1: 1048576 * 1024 / 3892 = 275884 (275884.7 floored) -> se.weight 269.
+//   CPU 0: 1048576 * 2868 / 3892 = 772691 (772691.6 floored) -> se.load.weight 772691 >> 10 = 754;
+//   CPU 1: 1048576 * 1024 / 3892 = 275884 (275884.7 floored) -> se.load.weight 269.
 // The root cfs_rq of each CPU holds just the group's entity: its load is that weight.
 TEST(Charts, CsvGivesGroupWeightsAsCalcGroupSharesByHand) {
   const std::string scn = write_temp(".scn",
                                      "kernel v5.15\ntopology cores=2\nset hz=1000\ngroup /g shares=1024\n"
                                      "task x group=/g cpus=0\ntask y group=/g cpus=0\ntask z group=/g nice=1 cpus=0\n"
                                      "task w group=/g cpus=1\nrun 20ms\n");
-  const Output r = cfsv({"run", "--series", "/g,cpu0:cfs_rq.load,cpu1", "--series-step", "10ms", scn});
+  const Output r = cfsv({"run", "--series", "/g,cpu0:cfs_rq.load.weight,cpu1", "--series-step", "10ms", scn});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = csv_rows(r.out);
   ASSERT_EQ(rows.size(), 3u);
   for (const uint64_t t : {10'000'000ull, 20'000'000ull}) {
     const auto& row = rows.at(t);
-    EXPECT_EQ(row.at("/g@cpu0:se.weight"), "754");
-    EXPECT_EQ(row.at("/g@cpu1:se.weight"), "269");
+    EXPECT_EQ(row.at("/g@cpu0:se.load.weight"), "754");
+    EXPECT_EQ(row.at("/g@cpu1:se.load.weight"), "269");
     EXPECT_EQ(row.at("/g:tg.shares"), "1024");
     EXPECT_EQ(row.at("/g:tg.load"), "3892");
-    EXPECT_EQ(row.at("/g@cpu0:cfs_rq.load"), "2868");
+    EXPECT_EQ(row.at("/g@cpu0:cfs_rq.load.weight"), "2868");
     EXPECT_EQ(row.at("/g@cpu0:cfs_rq.nr_running"), "3");
     EXPECT_EQ(row.at("/g@cpu1:cfs_rq.h_nr_running"), "1");
-    EXPECT_EQ(row.at("cpu0:cfs_rq.load"), "754");
-    EXPECT_EQ(row.at("cpu1:cfs_rq.load"), "269");
+    EXPECT_EQ(row.at("cpu0:cfs_rq.load.weight"), "754");
+    EXPECT_EQ(row.at("cpu1:cfs_rq.load.weight"), "269");
     EXPECT_EQ(row.at("cpu1:cfs_rq.h_nr_running"), "1");
     EXPECT_EQ(row.count("cpu0:cfs_rq.h_nr_running"), 0u);  // not asked for: cpu0 names only its load
   }
@@ -116,13 +116,13 @@ TEST(Charts, SeriesItemsExpandToTheirColumns) {
     for (const SeriesColumn& c : std::get<std::vector<SeriesColumn>>(r)) out += c.label + " ";
     return out;
   };
-  EXPECT_EQ(labels("b:se.weight,a:state"), "b:se.weight a:state ");
-  EXPECT_EQ(labels("/g@cpu1:se.weight,/g:tg.shares"), "/g@cpu1:se.weight /g:tg.shares ");
+  EXPECT_EQ(labels("b:se.load.weight,a:state"), "b:se.load.weight a:state ");
+  EXPECT_EQ(labels("/g@cpu1:se.load.weight,/g:tg.shares"), "/g@cpu1:se.load.weight /g:tg.shares ");
   EXPECT_EQ(labels("/g:cfs_rq.nr_running"), "/g@cpu0:cfs_rq.nr_running /g@cpu1:cfs_rq.nr_running ");
-  EXPECT_EQ(labels("/:cfs_rq.load,cpu0:cfs_rq.load"), "cpu0:cfs_rq.load cpu1:cfs_rq.load ");
+  EXPECT_EQ(labels("/:cfs_rq.load.weight,cpu0:cfs_rq.load.weight"), "cpu0:cfs_rq.load.weight cpu1:cfs_rq.load.weight ");
   std::size_t per_task = 0, per_cfs_rq = 0, per_group = 0, per_entity = 0;
   for (const Signal& g : all_signals()) {
-    per_task += (g.on & (on_task | on_entity)) != 0;
+    per_task += ((g.on & on_task) != 0) + ((g.on & on_entity) != 0);
     per_entity += (g.on & on_entity) != 0;
     per_cfs_rq += (g.on & on_cfs_rq) != 0;
     per_group += (g.on & on_group) != 0;
@@ -135,8 +135,8 @@ TEST(Charts, SeriesItemsExpandToTheirColumns) {
   EXPECT_EQ(labels("cpu2"), "error: 'cpu2': the scenario has 2 CPUs (cpu0..cpu1)");
   EXPECT_EQ(labels("a@cpu0"), "error: 'a@cpu0': @cpuN is for a group, not for a task");
   EXPECT_EQ(labels("/g@x"), "error: '/g@x': 'x' is not cpuN");
-  EXPECT_TRUE(labels("a:cfs_rq.load").starts_with("error: 'a:cfs_rq.load': 'cfs_rq.load' is not one of its signals: state, "))
-      << labels("a:cfs_rq.load");
+  EXPECT_TRUE(labels("a:cfs_rq.load.weight").starts_with("error: 'a:cfs_rq.load.weight': 'cfs_rq.load.weight' is not one of its signals: state, "))
+      << labels("a:cfs_rq.load.weight");
   EXPECT_TRUE(labels("a:bogus").starts_with("error: 'a:bogus'")) << labels("a:bogus");
   EXPECT_EQ(labels("a,"), "error: empty entity in '' (a task, a group path or cpuN)");
 }
@@ -171,7 +171,11 @@ TEST(Charts, LineChartKeepsBoundedPointsAndTheExtremes) {
 TEST(Charts, DocsListEverySignal) {
   const std::string doc = test::read_file(std::string(CFSV_SOURCE_DIR) + "/docs/cli.md");
   for (const Signal& g : all_signals())
-    EXPECT_NE(doc.find("| `" + std::string(g.name) + "` | " + std::string(g.unit) + " |"), doc.npos) << g.name;
+    for (const SignalOn kind : kSignalKinds)
+      if (g.on & kind) {
+        EXPECT_NE(doc.find("| `" + full_name(g, kind) + "` | " + std::string(g.unit) + " |"), doc.npos)
+            << full_name(g, kind);
+      }
 }
 
 TEST(Charts, TicksAreNiceSteps) {
@@ -186,14 +190,14 @@ TEST(Charts, TicksAreNiceSteps) {
 
 TEST(Charts, SvgHasALinePerColumnInAPanelPerUnit) {
   const std::string scn = std::string(CFSV_SOURCE_DIR) + "/examples/cgroup_v2.scn", svg_file = temp_path(".svg");
-  const Output r = cfsv({"run", "--series", "w0,/web:se.weight", "--svg", svg_file, scn});
+  const Output r = cfsv({"run", "--series", "w0,/web:se.load.weight", "--svg", svg_file, scn});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("invariants: all"), std::string::npos) << "the table stays on stdout";
   const std::string out = validate("svg", svg_file);
   EXPECT_NE(out.find("panel state\npanel cpu\npanel count\npanel ns\npanel weight\npolylines 10\n"), out.npos) << out;
   // 1 s in 1 ms steps: 1001 samples, more than the 800 columns; late spawns
   // and the like aside, each line has at most 4 points per column.
-  for (const char* line : {"line w0:state ", "line /web@cpu1:se.weight "}) {
+  for (const char* line : {"line w0:state ", "line /web@cpu1:se.load.weight "}) {
     const std::size_t at = out.find(line);
     ASSERT_NE(at, out.npos) << line;
     const int n = std::stoi(out.substr(at + std::strlen(line)));
