@@ -126,26 +126,27 @@ std::variant<std::vector<SeriesColumn>, std::string> parse_series(std::string_vi
   return cols;
 }
 
-std::optional<int64_t> sample(const Sim& sim, const SeriesColumn& c) {
+std::optional<SignalTarget> target_of(const Sim& sim, const SeriesColumn& c) {
   const Sched& s = sim.sched();
   SignalTarget t;
   if (c.object == Object::task) {
     t.task = sim.task_index(c.name);
     if (!t.task) return std::nullopt;
     t.se = s.tasks[t.task].se;
-  } else {
-    t.group = sim.group_index(c.name);
-    if (!t.group) return std::nullopt;
-    if (c.object == Object::group_entity) t.se = s.tg[t.group].se[c.cpu];
-    if (c.object == Object::group_cfs_rq) t.cfs_rq = s.tg[t.group].cfs_rq[c.cpu];
+    return t;
   }
-  return c.signal->get(s, t);
+  const GroupId g = sim.group_index(c.name);
+  if (!g) return std::nullopt;
+  if (c.object == Object::group) t.group = g;
+  if (c.object == Object::group_entity) t.se = s.tg[g].se[c.cpu];
+  if (c.object == Object::group_cfs_rq) t.cfs_rq = s.tg[g].cfs_rq[c.cpu];
+  return t;
 }
 
 SeriesSampler::SeriesSampler(std::vector<SeriesColumn> columns, Nanos step, std::ostream* csv, std::string csv_name,
                              LineChart* chart)
     : columns_(std::move(columns)), step_(std::max<Nanos>(step, 1)), csv_(csv), csv_name_(std::move(csv_name)),
-      chart_(chart) {}
+      chart_(chart), targets_(columns_.size()) {}
 
 std::vector<LineChart::Line> SeriesSampler::chart_lines(const std::vector<SeriesColumn>& columns) {
   std::vector<LineChart::Line> v;
@@ -165,10 +166,12 @@ void SeriesSampler::take(const Sim& sim) {
   last_ = now;
   row += std::to_string(now);
   for (std::size_t i = 0; i < columns_.size(); ++i) {
-    const std::optional<int64_t> v = sample(sim, columns_[i]);
     row += ',';
+    if (!targets_[i]) targets_[i] = target_of(sim, columns_[i]);  // names are never reused: found is found
+    const std::optional<int64_t> v = targets_[i] ? columns_[i].signal->get(sim.sched(), *targets_[i]) : std::nullopt;
     if (!v) continue;
-    row += std::to_string(*v);
+    char b[24];
+    row.append(b, std::to_chars(b, b + sizeof b, *v).ptr);
     if (chart_) chart_->add(i, now, *v);
   }
   if (!csv_) return;

@@ -40,9 +40,8 @@ struct SeriesColumn {
 // with it (an unknown entity or signal, a signal that does not apply).
 std::variant<std::vector<SeriesColumn>, std::string> parse_series(std::string_view spec, const Scenario& sc);
 
-// The value of one column now, none when its object has none (not yet
-// spawned or created, exited).
-std::optional<int64_t> sample(const Sim& sim, const SeriesColumn& c);
+// What one column reads, none while its task or group does not exist yet.
+std::optional<SignalTarget> target_of(const Sim& sim, const SeriesColumn& c);
 
 class SeriesSampler {
  public:
@@ -68,6 +67,7 @@ class SeriesSampler {
   std::ostream* csv_;
   std::string csv_name_;
   LineChart* chart_;
+  std::vector<std::optional<SignalTarget>> targets_;  // per column, once its object exists
 };
 
 }  // namespace cfsv::cli
