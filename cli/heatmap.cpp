@@ -108,6 +108,7 @@ void RunqueueHeatmap::write_svg(std::ostream& out, const std::string& title) con
     for (std::size_t b = 0; b < n; ++b) {
       const Nanos t0 = b * width_, t1 = std::min<Nanos>(end_, (b + 1) * width_);
       const double m = mean(c, b);
+      if (m == 0) continue;  // white on the white background
       out << "<rect class=\"cell\" x=\"" << svg::num(x_of(t0)) << "\" y=\"" << svg::num(y) << "\" width=\""
           << svg::num(x_of(t1) - x_of(t0)) << "\" height=\"" << svg::num(row) << "\" fill=\"" << colour(m, top)
           << "\"><title>CPU " << c.v << ", " << svg::duration(static_cast<int64_t>(t0)) << ".."

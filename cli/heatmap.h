@@ -8,6 +8,8 @@
 // 1, 2 or 5 x 10^k ns that covers the expected run in at most kBuckets
 // buckets; should the run go further, neighbouring buckets merge in pairs
 // and the width doubles. Memory: CPUs x kBuckets, whatever the run's length.
+// The SVG has a rect per CPU and bucket whose mean is not 0 (a 0 is the white
+// background), with its value in a <title>.
 #pragma once
 #include <cstdint>
 #include <iosfwd>

@@ -11,7 +11,12 @@
 namespace cfsv::cli {
 
 RunCharts::RunCharts(ArgParser& p) : p_(p) {
-  p.option("series", &series_, "ENTITY,...",
+  p.option("series",
+           [this](std::string_view v) {
+             series_ = v;
+             return v.empty() ? std::string("needs at least one ENTITY") : std::string();
+           },
+           "ENTITY,...",
            "sample signals of tasks, groups (/path, /path@cpuN) and CPUs (cpuN), each ENTITY or ENTITY:SIGNAL "
            "(docs/cli.md), as CSV on stdout instead of the table (or to --csv, or drawn by --svg)");
   p.option("series-step",

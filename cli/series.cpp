@@ -47,73 +47,82 @@ std::string names_of(unsigned on) {
   return r;
 }
 
+// One item of --series: what it names and the kinds of object it reaches.
+struct Item {
+  Object object;
+  std::string name;  // the task, or the group ("/" for a CPU)
+  std::optional<unsigned> only_cpu;
+  unsigned on;  // SignalOn bits
+  std::optional<SignalRef> only;  // :SIGNAL
+};
+
+std::variant<Item, std::string> parse_item(std::string_view item, const Scenario& sc) {
+  const std::string quoted = "'" + std::string(item) + "'";
+  const unsigned nr_cpus = sc.topology.nr_cpus();
+  const std::size_t colon = item.find(':');
+  std::string_view entity = item.substr(0, colon);
+  Item it{Object::task, "", std::nullopt, 0, std::nullopt};
+  if (const std::size_t at = entity.find('@'); at != entity.npos) {
+    it.only_cpu = cpu_number(entity.substr(at + 1));
+    if (!it.only_cpu) return quoted + ": '" + std::string(entity.substr(at + 1)) + "' is not cpuN";
+    entity = entity.substr(0, at);
+  }
+  if (entity.empty()) return "empty entity in " + quoted + " (a task, a group path or cpuN)";
+  it.name = entity;
+  if (entity.starts_with('/')) {
+    if (!has_group(sc, entity)) return quoted + ": no group '" + it.name + "' in the scenario";
+    it.object = Object::group;
+  } else if (const std::optional<unsigned> cpu = cpu_number(entity)) {
+    if (has_task(sc, entity)) return quoted + ": '" + it.name + "' names both a task and a CPU";
+    if (it.only_cpu) return quoted + ": @cpuN is for a group, not for a CPU";
+    it.object = Object::group_cfs_rq, it.name = "/", it.only_cpu = cpu;
+  } else if (!has_task(sc, entity)) {
+    return quoted + ": no task, group or CPU '" + it.name + "' in the scenario";
+  } else if (it.only_cpu) {
+    return quoted + ": @cpuN is for a group, not for a task";
+  }
+  if (it.only_cpu && *it.only_cpu >= nr_cpus)
+    return quoted + ": the scenario has " + std::to_string(nr_cpus) + " CPUs (cpu0..cpu" +
+           std::to_string(nr_cpus - 1) + ")";
+  it.on = on_cfs_rq;
+  if (it.object == Object::task) it.on = on_task | on_entity;
+  if (it.object == Object::group && !it.only_cpu) it.on |= on_group;
+  if (it.object == Object::group && it.name != "/") it.on |= on_entity;
+  if (colon != item.npos) {
+    const std::string_view signal = item.substr(colon + 1);
+    it.only = signal_by_name(signal);
+    if (!it.only || !(it.only->kind & it.on))
+      return quoted + ": '" + std::string(signal) + "' is not one of its signals: " + names_of(it.on);
+  }
+  return it;
+}
+
 }  // namespace
 
 std::variant<std::vector<SeriesColumn>, std::string> parse_series(std::string_view spec, const Scenario& sc) {
   std::vector<SeriesColumn> cols;
-  const unsigned nr_cpus = sc.topology.nr_cpus();
   auto add = [&](SeriesColumn c) {
     if (std::none_of(cols.begin(), cols.end(), [&](const SeriesColumn& o) { return o.label == c.label; }))
       cols.push_back(std::move(c));
   };
   while (true) {
     const std::size_t comma = spec.find(',');
-    const std::string_view item = spec.substr(0, comma);
-    const std::string quoted = "'" + std::string(item) + "'";
-    const std::size_t colon = item.find(':');
-    std::string_view entity = item.substr(0, colon);
-    const std::string_view signal_name = colon == item.npos ? std::string_view{} : item.substr(colon + 1);
-    std::optional<unsigned> only_cpu;
-    if (const std::size_t at = entity.find('@'); at != entity.npos) {
-      only_cpu = cpu_number(entity.substr(at + 1));
-      if (!only_cpu) return quoted + ": '" + std::string(entity.substr(at + 1)) + "' is not cpuN";
-      entity = entity.substr(0, at);
-    }
-    if (entity.empty()) return "empty entity in " + quoted + " (a task, a group path or cpuN)";
-    std::string name(entity);
-    Object obj = Object::task;
-    std::optional<unsigned> cpu = cpu_number(entity);
-    if (entity.starts_with('/')) {
-      if (!has_group(sc, entity)) return quoted + ": no group '" + name + "' in the scenario";
-      obj = Object::group;
-    } else if (cpu) {
-      if (has_task(sc, entity)) return quoted + ": '" + name + "' names both a task and a CPU";
-      if (*cpu >= nr_cpus) return quoted + ": the scenario has " + std::to_string(nr_cpus) + " CPUs (cpu0..cpu" +
-                                  std::to_string(nr_cpus - 1) + ")";
-      if (only_cpu) return quoted + ": @cpuN is for a group, not for a CPU";
-      obj = Object::group_cfs_rq, name = "/", only_cpu = cpu;
-    } else if (!has_task(sc, entity)) {
-      return quoted + ": no task, group or CPU '" + name + "' in the scenario";
-    } else if (only_cpu) {
-      return quoted + ": @cpuN is for a group, not for a task";
-    }
-    if (only_cpu && *only_cpu >= nr_cpus)
-      return quoted + ": the scenario has " + std::to_string(nr_cpus) + " CPUs (cpu0..cpu" +
-             std::to_string(nr_cpus - 1) + ")";
-
-    // The kinds of object this item reaches.
-    unsigned on = on_cfs_rq;
-    if (obj == Object::task) on = on_task | on_entity;
-    if (obj == Object::group && !only_cpu) on |= on_group;
-    if (obj == Object::group && name != "/") on |= on_entity;
-    std::optional<SignalRef> only;
-    if (!signal_name.empty()) {
-      only = signal_by_name(signal_name);
-      if (!only || !(only->kind & on))
-        return quoted + ": '" + std::string(signal_name) + "' is not one of its signals: " + names_of(on);
-    }
+    auto parsed = parse_item(spec.substr(0, comma), sc);
+    if (auto* why = std::get_if<std::string>(&parsed)) return *why;
+    const Item& it = std::get<Item>(parsed);
     for (const Signal& g : all_signals()) {
       for (const SignalOn kind : kSignalKinds) {
-        if (!(g.on & on & kind) || (only && (only->signal != &g || only->kind != kind))) continue;
+        if (!(g.on & it.on & kind) || (it.only && (it.only->signal != &g || it.only->kind != kind))) continue;
         const std::string sig = ":" + full_name(g, kind);
-        if (obj == Object::task || kind == on_group) {
-          add({name + sig, &g, kind, obj, name, {}});
+        if (it.object == Object::task || kind == on_group) {
+          add({it.name + sig, &g, kind, it.object, it.name, {}});
           continue;
         }
-        for (unsigned c = 0; c < nr_cpus; ++c) {
-          if (only_cpu && c != *only_cpu) continue;
-          const std::string where = name == "/" ? "cpu" + std::to_string(c) : name + "@cpu" + std::to_string(c);
-          add({where + sig, &g, kind, kind == on_entity ? Object::group_entity : Object::group_cfs_rq, name, CpuId(c)});
+        for (unsigned c = 0; c < sc.topology.nr_cpus(); ++c) {
+          if (it.only_cpu && c != *it.only_cpu) continue;
+          const std::string cpu = "cpu" + std::to_string(c);
+          add({(it.name == "/" ? cpu : it.name + "@" + cpu) + sig, &g, kind,
+               kind == on_entity ? Object::group_entity : Object::group_cfs_rq, it.name, CpuId(c)});
         }
       }
     }

@@ -206,13 +206,14 @@ TEST(Charts, SvgHasALinePerColumnInAPanelPerUnit) {
   }
 }
 
-// CPU 0 has three busy tasks from 0; CPU 1 one, and a second from 50.25ms.
+// CPU 0 has three busy tasks from 0; CPU 1 one, and a second from 50.25ms;
+// CPU 2 none (its cells are the white background: no rects).
 // Expected end 100 ms: buckets of 500 us (the smallest 1/2/5 step giving at
 // most 400), 200 of them. Bucket [50ms, 50.5ms) of CPU 1: 0.25 ms at 1, 0.25
 // ms at 2, a mean of 1.5.
 TEST(Charts, HeatmapCellsAreTimeWeightedMeanRunqueueLengths) {
   const std::string scn = write_temp(".scn",
-                                     "kernel v5.15\ntopology cores=2\nset hz=1000\ntask a cpus=0\ntask b cpus=0\n"
+                                     "kernel v5.15\ntopology cores=3\nset hz=1000\ntask a cpus=0\ntask b cpus=0\n"
                                      "task c cpus=0\ntask d cpus=1\nat 50250us spawn e cpus=1\nrun 100ms\n");
   const std::string svg_file = temp_path(".svg");
   const Output r = cfsv({"run", "--heatmap", svg_file, scn});
@@ -248,6 +249,7 @@ TEST(Charts, BadFlagsExit2WithAMessage) {
       {{"--series", "a", "--json"}, "--series without --csv or --svg prints CSV on stdout, and so do --json and "
                                     "--perf; choose one, or give --csv FILE"},
       {{"--series", "zz"}, "--series: 'zz': no task, group or CPU 'zz' in the scenario"},
+      {{"--series", ""}, "--series: needs at least one ENTITY"},
       {{"--series", "a", "--csv", "/nonexistent-dir/x.csv"}, "--csv: cannot write '/nonexistent-dir/x.csv'"},
       {{"--heatmap", "/nonexistent-dir/h.svg"}, "--heatmap: cannot write '/nonexistent-dir/h.svg'"},
       {{"--series", "a", "--svg", "same.svg", "--heatmap", "same.svg"}, "'same.svg' is named by two outputs"},
