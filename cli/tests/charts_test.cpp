@@ -107,6 +107,19 @@ TEST(Charts, CsvGivesGroupWeightsAsCalcGroupSharesByHand) {
   }
 }
 
+// --phases stops the run before each timed op; the samples are the same.
+TEST(Charts, PhasesDoNotChangeTheSamples) {
+  const std::string scn = std::string(CFSV_SOURCE_DIR) + "/examples/cgroup_v2.scn";
+  const std::string plain = temp_path(".plain.csv"), phased = temp_path(".phased.csv");
+  ASSERT_EQ(cfsv({"run", scn, "--series", "b0,/batch", "--csv", plain}).code, 0);
+  const Output r = cfsv({"run", scn, "--series", "b0,/batch", "--csv", phased, "--phases"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("\nphase 4: 800ms .. 1s (line 19: move b0 /web)\n"), r.out.npos);
+  const std::string text = test::read_file(plain);
+  EXPECT_EQ(csv_rows(text).size(), 1001u);
+  EXPECT_EQ(test::read_file(phased), text);
+}
+
 TEST(Charts, SeriesItemsExpandToTheirColumns) {
   const Scenario sc = parse("topology cores=2\ngroup /g\ntask a group=/g\nat 5ms spawn b\nrun 10ms\n");
   auto labels = [&](const std::string& spec) {
