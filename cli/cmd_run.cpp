@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "cli/run_charts.h"
 #include "cli/scenario_run.h"
 #include "model/invariants.h"
 #include "model/scenario_text.h"
@@ -126,15 +128,17 @@ int cmd_run(int argc, char** argv) {
                      "task, CPU time, share of one CPU, context switches, migrations, wait time and wakeup\n"
                      "latency; per group, CPU time over membership; per CPU, busy/idle time and the most\n"
                      "common run-stretch lengths; and whether every invariant held after every op and\n"
-                     "event (or every Nth: --check-every). Traces are written as the run goes. Exit 1 if\n"
-                     "an invariant was violated, 2 on bad input, when an output cannot be written or at\n"
-                     "--max-events, 130 after Ctrl-C (with the results so far).");
+                     "event (or every Nth: --check-every). Traces and time series are written as the\n"
+                     "run goes, charts at its end, in memory that does not grow with simulated time.\n"
+                     "Exit 1 if an invariant was violated, 2 on bad input, when an output cannot be\n"
+                     "written or at --max-events, 130 after Ctrl-C (with the results so far).");
   p.flag("json", &json, "print the results as JSON on stdout instead of the table");
   p.flag("phases", &phases, "also split the figures at each `at` op time, one table (or JSON object) per phase");
   p.option("perfetto", output_path(&perfetto), "OUT.json", "also write Chrome trace events (ui.perfetto.dev) to OUT.json");
   p.flag("perf", &perf,
          "print sched_switch, sched_wakeup(_new) and sched_migrate_task lines like `perf script` instead of "
          "the table");
+  RunCharts charts(p);  // --series, --series-step, --csv, --svg, --heatmap
   p.option("check-every", &check_every, "N",
            "check the invariants after every Nth op or event, and at the end (default 1; 0: never)");
   p.option("feature", feature_override(&features), "NAME=on|off",
@@ -147,6 +151,7 @@ int cmd_run(int argc, char** argv) {
   std::optional<Scenario> sc = load_scenario_or_report(files[0]);
   if (!sc) return 2;
   sc->feature_overrides.insert(sc->feature_overrides.end(), features.begin(), features.end());
+  if (auto rc = charts.prepare(*sc, json || perf)) return *rc;
 
   std::ofstream perfetto_file;
   if (!perfetto.empty()) {
@@ -158,26 +163,28 @@ int cmd_run(int argc, char** argv) {
   std::unique_ptr<PerfettoWriter> perfetto_writer;
   if (perf) perf_writer = std::make_unique<PerfScriptWriter>(std::cout, "stdout");
   if (!perfetto.empty()) perfetto_writer = std::make_unique<PerfettoWriter>(perfetto_file, "'" + perfetto + "'");
-  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get()};
+  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get(), charts.sink()};
   try {
     Sim sim(*sc, runner.options(SimOptions{.check_every = check_every, .sink = &sinks}));
     if (auto rc = runner.refuse(sim, files[0])) return *rc;
     const std::optional<int> early = runner.run(sim, [&] {
       if (phases)
         for (const Nanos t : phase_starts(*sc)) {
-          if (sim.run_to(t - 1) && sim.end() != RunEnd::finished) break;
+          if (charts.run_to(sim, t - 1) && sim.end() != RunEnd::finished) break;
           stats.close_phase(sim.sched(), std::max(t, sim.now()));
         }
-      const RunEnd end = sim.run();
+      charts.run_to(sim, std::numeric_limits<Nanos>::max());
+      const RunEnd end = sim.finish();
       if (phases) stats.close_phase(sim.sched(), sim.now());
       return end;
     });
     if (perfetto_writer) perfetto_writer->finish(sim.sched(), sim.now());
     if (perf_writer) perf_writer->finish();
+    charts.finish(sim, files[0]);
 
     if (json) print_json(sim, stats, phases, std::cout);
-    else if (!perf) print_table(sim, stats, files[0], check_every, phases, std::cout);
-    if (perf && !sim.checker()->ok())
+    else if (!perf && !charts.on_stdout()) print_table(sim, stats, files[0], check_every, phases, std::cout);
+    if ((perf || charts.on_stdout()) && !sim.checker()->ok())
       for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
     if (early) return *early;
     return sim.checker()->ok() ? 0 : 1;

@@ -70,12 +70,12 @@ std::string perf_task_fields(const Sched& s, TaskId task) {
          " prio=" + std::to_string(prio_of(s, task));
 }
 
-[[noreturn]] void write_failed(const std::string& name) {
+}  // namespace
+
+void write_failed(const std::string& name) {
   const int e = errno;
   throw TraceWriteError("cannot write " + name + (e ? std::string(": ") + std::strerror(e) : std::string()));
 }
-
-}  // namespace
 
 std::string comm_of(const Sched& s, TaskId who, CpuId cpu) {
   if (who) return s.tasks[who].name;

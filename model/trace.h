@@ -19,6 +19,9 @@ namespace cfsv {
 struct TraceWriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// Throws TraceWriteError "cannot write <name>: <strerror(errno)>" (errno as
+// the failed write left it; set it to 0 before writing).
+[[noreturn]] void write_failed(const std::string& name);
 
 // One line per event, as `perf script` prints sched tracepoints (v4.3+ field
 // lists, include/trace/events/sched.h):

@@ -3,9 +3,6 @@
 // traces, output failures, memory over a long run, the first difference of
 // two schedules, and every --json output against its schema (docs/schemas/).
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -209,29 +206,12 @@ TEST(Reports, AnOutputThatCannotBeWrittenExits2WithAMessage) {
 
 // The peak RSS of `cfsv run` on two busy tasks, Perfetto trace and perf lines
 // included, is the same for 1000 s of simulated time as for 10 s.
-long max_rss_kb(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    if (!freopen("/dev/null", "w", stdout)) _exit(127);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  return ru.ru_maxrss;
-}
-
 TEST(Reports, MemoryDoesNotGrowWithSimulatedTime) {
   const std::string short_run = test::write_temp(".10s.scn", "task a\ntask b\nrun 10s\n");
   const std::string long_run = test::write_temp(".1000s.scn", "task a\ntask b\nrun 1000s\n");
   for (const char* mode : {"--perf", "--json"}) {
     const auto rss = [&](const std::string& scn) {
-      return max_rss_kb({CFSV_BIN, "run", scn, "--check-every", "0", mode, "--perfetto", "/dev/null"});
+      return test::max_rss_kb({CFSV_BIN, "run", scn, "--check-every", "0", mode, "--perfetto", "/dev/null"});
     };
     const long at10 = rss(short_run), at1000 = rss(long_run);
     EXPECT_LT(at1000, at10 + 2048) << mode << ": " << at10 << " KB for 10 s, " << at1000 << " KB for 1000 s";

@@ -1,8 +1,10 @@
-// Test helpers: run a command with its output captured, and python3's parsers
-// on cfsv's outputs (validate.py).
+// Test helpers: run a command with its output captured, its peak memory, and
+// python3's parsers on cfsv's outputs (validate.py).
 #pragma once
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -64,6 +66,24 @@ inline std::string write_temp(const std::string& suffix, const std::string& text
   const std::string path = temp_path(suffix);
   std::ofstream(path, std::ios::binary) << text;
   return path;
+}
+
+// The peak RSS (KB) of a command run with stdout to /dev/null; it must exit 0.
+inline long max_rss_kb(const std::vector<std::string>& args) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (!freopen("/dev/null", "w", stdout)) _exit(127);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  return ru.ru_maxrss;
 }
 
 }  // namespace cfsv::cli::test

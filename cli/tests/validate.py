@@ -18,6 +18,11 @@ shape, and prints what the C++ tests compare. Exit status 1 on any error.
   validate.py perfetto FILE         checks a --perfetto trace's shape; prints
                                     "<what> <count>" lines (stretches, instants
                                     by name, counter tracks, named task tracks)
+  validate.py svg FILE              parses an SVG (--svg, --heatmap), checks that every
+                                    coordinate lies inside its viewBox; prints the
+                                    panels' units, "polylines N" with each line's
+                                    title and point count, "cells N" and each
+                                    heat-map cell's title
 """
 import json
 import os
@@ -188,6 +193,42 @@ def perfetto(path):
         print(k, counts[k])
 
 
+def svg(path):
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(path).getroot()
+    assert root.tag == ns + "svg", root.tag
+    _, _, w, h = (float(v) for v in root.get("viewBox").split())
+    assert float(root.get("width")) == w and float(root.get("height")) == h, root.attrib
+
+    def inside(x, y, what):
+        assert 0 <= x <= w and 0 <= y <= h, f"{what}: ({x}, {y}) outside 0..{w} x 0..{h}"
+    for e in root.iter():
+        tag = e.tag[len(ns):]
+        if tag in ("text", "rect") and e.get("x") is not None:
+            x, y = float(e.get("x")), float(e.get("y"))
+            inside(x, y, tag)
+            if tag == "rect":
+                inside(x + float(e.get("width")), y + float(e.get("height")), tag)
+        if tag == "line":
+            inside(float(e.get("x1")), float(e.get("y1")), tag)
+            inside(float(e.get("x2")), float(e.get("y2")), tag)
+    for g in root.findall(f"{ns}g[@class='panel']"):
+        print("panel", g.get("data-unit"))
+    lines = root.findall(f".//{ns}polyline")
+    print("polylines", len(lines))
+    for p in lines:
+        pts = [tuple(float(v) for v in xy.split(",")) for xy in p.get("points").split()]
+        for x, y in pts:
+            inside(x, y, "polyline")
+        xs = [x for x, _ in pts]
+        assert xs == sorted(xs), "a line's points go forward in time"
+        print("line", p.find(f"{ns}title").text, len(pts))
+    cells = root.findall(f".//{ns}rect[@class='cell']")
+    print("cells", len(cells))
+    for c in cells:
+        print("cell", c.find(f"{ns}title").text)
+
+
 def xml(path, xpath, attr=None):
     node = ET.parse(path).getroot().find(xpath)
     sys.stdout.write(node.get(attr) if attr else (node.text or ""))
@@ -195,7 +236,7 @@ def xml(path, xpath, attr=None):
 
 if __name__ == "__main__":
     try:
-        {"value": value, "verify": verify, "junit": junit, "xml": xml, "schema": schema, "perfetto": perfetto}[sys.argv[1]](*sys.argv[2:])
+        {"value": value, "verify": verify, "junit": junit, "xml": xml, "schema": schema, "perfetto": perfetto, "svg": svg}[sys.argv[1]](*sys.argv[2:])
     except Exception as e:  # noqa: BLE001 - any failure is a test failure
         print(f"validate.py: {type(e).__name__}: {e}", file=sys.stderr)
         sys.exit(1)
