@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "fuzz/claim_checks.h"
 #include "fuzz/libfuzzer.h"
@@ -109,6 +110,24 @@ void report_tests() {
         o.counterexample->levels.size() == 1);
 }
 
+// <exe>.options: its [libfuzzer] section comes first on the command line
+// (so the command's own flags win); other sections and comments do not.
+void options_tests() {
+  TempDir dir("cfsv-engine-test-");
+  const std::string exe = dir.path() + "/target";
+  CHECK(libfuzzer_options(exe).empty());
+  std::FILE* f = std::fopen((exe + ".options").c_str(), "w");
+  std::fprintf(f, "# comment = 1\n[asan]\ndetect_leaks=0\n[libfuzzer]\n use_counters = 0 \n\nmax_len=64\n[afl]\nx=1\n");
+  std::fclose(f);
+  CHECK((libfuzzer_options(exe) == std::vector<std::string>{"-use_counters=0", "-max_len=64"}));
+  FuzzRun run;
+  run.exe = exe;  // not executable: the run fails to start, its arguments are still kept
+  run.artifact_dir = dir.path();
+  const FuzzOutcome o = run_libfuzzer(run);
+  CHECK(o.args.size() > 3 && o.args[0] == "-use_counters=0" && o.args[1] == "-max_len=64" &&
+        o.args[2].starts_with("-seed="));
+}
+
 // An ops target's input written back as a scenario file: the decoded
 // scenario under an expect line. The real model keeps every invariant, so
 // these expect pass and quote the crash they are given.
@@ -191,6 +210,7 @@ int main() {
   subprocess_tests();
   parse_tests();
   report_tests();
+  options_tests();
   reproducer_tests();
   check_claim_tests();
   if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
