@@ -15,6 +15,7 @@
 #include "fuzz/ops_input.h"
 #include "fuzz/reproducer.h"
 #include "fuzz/subprocess.h"
+#include "model/deterministic_random.h"
 #include "model/scenario_text.h"
 
 namespace {
@@ -146,6 +147,43 @@ void reproducer_tests() {
         contains(rep->text, "\n#   " + std::string(237, 'x') + "...\n"));
 }
 
+// fuzz::run_ops, fuzz_ops' execution: a state broken by an op is seen by the
+// check after that op; an op that leaves the state as the last check saw it
+// (here: advances, with no task to make an event) is not checked again.
+void run_ops_tests() {
+  std::vector<uint8_t> bytes(1024);
+  DeterministicRandom rng(5);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
+  Scenario setup;
+  OpsDecoder<ByteReader> decoder;
+  ByteReader r(bytes.data(), bytes.size());
+  Nanos broken_at = 0;
+  unsigned spawns = 0;
+  const auto sim = run_ops(decoder, r, setup, [&](Sim& s, const Op& op) {
+    if (std::holds_alternative<op::Spawn>(op) && ++spawns == 2) {  // the second spawn: past the set-up's check
+      s.mutable_cfs_rq(s.groups()[kRootGroup].cfs_rq[CpuId(0)]).load_weight += 1;
+      broken_at = s.now();
+    }
+  });
+  CHECK(spawns >= 2 && !sim->checker()->ok());
+  if (!sim->checker()->ok()) {
+    const Violation& v = sim->checker()->violations().front();
+    // "op": the check after it; "spawn tN": the every-16th-step check, when it fell on that op
+    CHECK(v.invariant == "load-equals-sum" && (v.step == "op" || v.step.starts_with("spawn ")) && v.t == broken_at);
+  }
+
+  DecodeOptions nothing;  // no task and no group: every op is an advance, and no event happens
+  nothing.max_tasks = nothing.max_groups = 0;
+  OpsDecoder<ByteReader> advances(nothing);
+  ByteReader r2(bytes.data(), bytes.size());
+  unsigned ops = 0;
+  const auto quiet = run_ops(advances, r2, setup, [&](const Sim&, const Op& op) {
+    ops += std::holds_alternative<op::Advance>(op) ? 1 : 100;
+  });
+  // The set-up, every 16th step (the set-up is the first, each op one), the end.
+  CHECK(ops == 64 && quiet->counters().events == 0 && quiet->checker()->checks() == 1 + (1 + ops) / 16 + 1);
+}
+
 void check_claim_tests() {
   const Claim* hier = claim_by_id("slice-min-granularity/hierarchical");
   const Claim* flat = claim_by_id("slice-min-granularity/flat");
@@ -212,6 +250,7 @@ int main() {
   report_tests();
   options_tests();
   reproducer_tests();
+  run_ops_tests();
   check_claim_tests();
   if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
   else std::printf("all engine checks passed\n");
