@@ -40,6 +40,7 @@ mkdir -p "$OUT"
 for src in "$PROJECT"/fuzz/fuzz_*.cpp; do
   target=$(basename "$src" .cpp)
   cp "$BUILD/fuzz/$target" "$OUT/$target"
+  if [ -f "$PROJECT/fuzz/$target.options" ]; then cp "$PROJECT/fuzz/$target.options" "$OUT/"; fi
   short=${target#fuzz_}
   for corpus in "$PROJECT/fuzz/corpus/$short" "$PROJECT/fuzz/corpus/$target"; do
     if [ -d "$corpus" ] && [ -n "$(ls -A "$corpus")" ]; then

@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "fuzz/claim_checks.h"
 #include "fuzz/libfuzzer.h"
 #include "fuzz/ops_input.h"
 #include "fuzz/reproducer.h"
 #include "fuzz/subprocess.h"
+#include "model/deterministic_random.h"
 #include "model/scenario_text.h"
 
 namespace {
@@ -109,6 +111,24 @@ void report_tests() {
         o.counterexample->levels.size() == 1);
 }
 
+// <exe>.options: its [libfuzzer] section comes first on the command line
+// (so the command's own flags win); other sections and comments do not.
+void options_tests() {
+  TempDir dir("cfsv-engine-test-");
+  const std::string exe = dir.path() + "/target";
+  CHECK(libfuzzer_options(exe).empty());
+  std::FILE* f = std::fopen((exe + ".options").c_str(), "w");
+  std::fprintf(f, "# comment = 1\n[asan]\ndetect_leaks=0\n[libfuzzer]\n use_counters = 0 \n\nmax_len=64\n[afl]\nx=1\n");
+  std::fclose(f);
+  CHECK((libfuzzer_options(exe) == std::vector<std::string>{"-use_counters=0", "-max_len=64"}));
+  FuzzRun run;
+  run.exe = exe;  // not executable: the run fails to start, its arguments are still kept
+  run.artifact_dir = dir.path();
+  const FuzzOutcome o = run_libfuzzer(run);
+  CHECK(o.args.size() > 3 && o.args[0] == "-use_counters=0" && o.args[1] == "-max_len=64" &&
+        o.args[2].starts_with("-seed="));
+}
+
 // An ops target's input written back as a scenario file: the decoded
 // scenario under an expect line. The real model keeps every invariant, so
 // these expect pass and quote the crash they are given.
@@ -125,6 +145,43 @@ void reproducer_tests() {
   rep = ops_reproducer("fuzz_flat_slice_diff", in, "crash-y", std::string(400, 'x') + "\nsecond line");
   CHECK(rep && rep->expect == "pass" && contains(rep->text, "flat_slice=off") && !contains(rep->text, "second line") &&
         contains(rep->text, "\n#   " + std::string(237, 'x') + "...\n"));
+}
+
+// fuzz::run_ops, fuzz_ops' execution: a state broken by an op is seen by the
+// check after that op; an op that leaves the state as the last check saw it
+// (here: advances, with no task to make an event) is not checked again.
+void run_ops_tests() {
+  std::vector<uint8_t> bytes(1024);
+  DeterministicRandom rng(5);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
+  Scenario setup;
+  OpsDecoder<ByteReader> decoder;
+  ByteReader r(bytes.data(), bytes.size());
+  Nanos broken_at = 0;
+  unsigned spawns = 0;
+  const auto sim = run_ops(decoder, r, setup, [&](Sim& s, const Op& op) {
+    if (std::holds_alternative<op::Spawn>(op) && ++spawns == 2) {  // the second spawn: past the set-up's check
+      s.mutable_cfs_rq(s.groups()[kRootGroup].cfs_rq[CpuId(0)]).load_weight += 1;
+      broken_at = s.now();
+    }
+  });
+  CHECK(spawns >= 2 && !sim->checker()->ok());
+  if (!sim->checker()->ok()) {
+    const Violation& v = sim->checker()->violations().front();
+    // "op": the check after it; "spawn tN": the every-16th-step check, when it fell on that op
+    CHECK(v.invariant == "load-equals-sum" && (v.step == "op" || v.step.starts_with("spawn ")) && v.t == broken_at);
+  }
+
+  DecodeOptions nothing;  // no task and no group: every op is an advance, and no event happens
+  nothing.max_tasks = nothing.max_groups = 0;
+  OpsDecoder<ByteReader> advances(nothing);
+  ByteReader r2(bytes.data(), bytes.size());
+  unsigned ops = 0;
+  const auto quiet = run_ops(advances, r2, setup, [&](const Sim&, const Op& op) {
+    ops += std::holds_alternative<op::Advance>(op) ? 1 : 100;
+  });
+  // The set-up, every 16th step (the set-up is the first, each op one), the end.
+  CHECK(ops == 64 && quiet->counters().events == 0 && quiet->checker()->checks() == 1 + (1 + ops) / 16 + 1);
 }
 
 void check_claim_tests() {
@@ -191,7 +248,9 @@ int main() {
   subprocess_tests();
   parse_tests();
   report_tests();
+  options_tests();
   reproducer_tests();
+  run_ops_tests();
   check_claim_tests();
   if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
   else std::printf("all engine checks passed\n");

@@ -2,7 +2,8 @@
 // (model/ops_decoder.h: random profile, features, groups nested up to depth
 // 3, tasks, then up to 64 timed ops within 20 ms), each op applied as it is
 // decoded (fuzz/ops_input.h, run_ops). The shared invariant checker runs
-// after every op, after every 16th step (op or event) and at the end. Also
+// after the set-up, after every op that changed the state, after every 16th
+// step (op or event) and at the end. Its libFuzzer flags: fuzz_ops.options. Also
 // checked after the run: every CPU's busy + idle time is the elapsed time,
 // and the tasks' CPU time adds up to the CPUs' busy time. A failure prints the
 // reproducer (a scenario file for `cfsv replay`; `cfsv fuzz` writes one for

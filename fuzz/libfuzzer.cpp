@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
 
 #if !defined(CFSV_FUZZ_BIN_DIR) || !defined(CFSV_FUZZ_SOURCE_DIR) || !defined(CFSV_FUZZ_TARGETS)
 #error "CFSV_FUZZ_BIN_DIR, CFSV_FUZZ_SOURCE_DIR, CFSV_FUZZ_TARGETS: set by fuzz/CMakeLists.txt"
@@ -138,6 +139,28 @@ std::optional<FuzzProgress> parse_progress(std::string_view line) {
   return p;
 }
 
+std::vector<std::string> libfuzzer_options(const std::string& exe) {
+  std::vector<std::string> out;
+  std::ifstream in(exe + ".options");
+  bool section = false;
+  const auto trim = [](std::string_view v) {
+    const std::size_t b = v.find_first_not_of(" \t\r"), e = v.find_last_not_of(" \t\r");
+    return b == v.npos ? std::string_view{} : v.substr(b, e - b + 1);
+  };
+  for (std::string line; std::getline(in, line);) {
+    const std::string_view l = trim(line);
+    if (l.empty() || l[0] == '#' || l[0] == ';') continue;
+    if (l[0] == '[') {
+      section = l == "[libfuzzer]";
+      continue;
+    }
+    const std::size_t eq = l.find('=');
+    if (section && eq != l.npos)
+      out.push_back("-" + std::string(trim(l.substr(0, eq))) + "=" + std::string(trim(l.substr(eq + 1))));
+  }
+  return out;
+}
+
 namespace {
 constexpr std::string_view kPerInputTimeout = "-timeout=10";  // seconds per input: a hang is a crash
 
@@ -145,7 +168,8 @@ constexpr std::string_view kPerInputTimeout = "-timeout=10";  // seconds per inp
 ProcessSpec spec_for(const FuzzRun& run, std::vector<std::string> args) {
   ProcessSpec spec;
   spec.exe = run.exe;
-  spec.args = std::move(args);
+  spec.args = libfuzzer_options(run.exe);  // first: the command's own flags win
+  spec.args.insert(spec.args.end(), args.begin(), args.end());
   spec.cwd = run.work_dir;
   spec.timeout = run.timeout;
   spec.interrupt = run.interrupt;
@@ -176,6 +200,7 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
   a.insert(a.end(), run.corpus.begin(), run.corpus.end());
 
   ProcessSpec spec = spec_for(run, a);
+  out.args = spec.args;
   const std::vector<fs::path> old_artifacts = artifacts_in(run.artifact_dir);
   Counterexample reported;  // being read; the first complete one is kept
   spec.on_line = [&](std::string_view line) {

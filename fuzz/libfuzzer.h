@@ -48,6 +48,11 @@ struct FuzzProgress {
 };
 std::optional<FuzzProgress> parse_progress(std::string_view line);
 
+// The [libfuzzer] section of `<exe>.options` (OSS-Fuzz's per-target
+// options file, put next to the binary by the build) as -flag=value
+// arguments; none when the file is missing.
+std::vector<std::string> libfuzzer_options(const std::string& exe);
+
 struct FuzzRun {
   std::string exe;                    // the target binary
   std::vector<std::string> corpus;    // the first one receives new inputs

@@ -26,6 +26,9 @@ for src in "$root"/fuzz/fuzz_*.cpp; do
   if [ ! -s "$OUT/${target}_seed_corpus.zip" ]; then
     echo "FAIL: $OUT/${target}_seed_corpus.zip missing"; fail=1
   fi
+  if [ -f "$root/fuzz/$target.options" ] && ! cmp -s "$root/fuzz/$target.options" "$OUT/$target.options"; then
+    echo "FAIL: $OUT/$target.options missing"; fail=1
+  fi
   mkdir -p "$WORK/runs/$target"
   if (cd "$WORK/runs/$target" && "$OUT/$target" -seed=1 -runs=100 >log 2>&1); then
     echo "ok: $target -runs=100"
