@@ -40,9 +40,15 @@ void unattach(Sched& s, SchedEntity& e) {
   e.pelt.attached = CfsRqId{};
 }
 
+// Whether ___update_load_sum can change sa at now: not when less than one
+// 1024 ns unit has passed (it returns 0 and leaves sa alone), so the
+// branch-free templates are skipped then (most updates of a step share a time).
+bool pelt_due(uint64_t now, const SchedAvg& sa) { return now - sa.last_update_time >= (uint64_t{1} << kPeltUnitShift); }
+
 // __update_load_avg_se (kernel/sched/pelt.c v5.15)
 bool update_load_avg_se(Sched& s, uint64_t now, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
+  if (!pelt_due(now, e.pelt.avg)) return false;
   return pelt_v5_15::update_load_avg_se<uint64_t>(now, e.pelt.avg, e.load.weight, e.on_rq, se_runnable(e),
                                                   s.cfs[cq].curr == sei, s.res) != 0;
 }
@@ -91,8 +97,9 @@ bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
     add_tg_cfs_propagate(p, (-static_cast<int64_t>(r.runnable_avg * divider)) >> kSchedCapacityShift);
     decayed = true;
   }
-  decayed |= pelt_v5_15::update_load_avg_cfs_rq<uint64_t>(now, sa, c.load_weight, c.h_nr_running, bool(c.curr),
-                                                          s.res) != 0;
+  if (pelt_due(now, sa))
+    decayed |= pelt_v5_15::update_load_avg_cfs_rq<uint64_t>(now, sa, c.load_weight, c.h_nr_running, bool(c.curr),
+                                                            s.res) != 0;
   return decayed;
 }
 
