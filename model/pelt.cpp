@@ -111,30 +111,22 @@ void enqueue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   sa.load_sum += se_weight(s, e) * e.pelt.avg.load_sum;
 }
 
-// update_tg_cfs_util (kernel/sched/fair.c v5.15)
-void update_tg_cfs_util(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
+// update_tg_cfs_util and update_tg_cfs_runnable (kernel/sched/fair.c v5.15),
+// one shape over the average and its sum: the group entity takes its group
+// cfs_rq's average, the parent cfs_rq the difference, both sums rebuilt with
+// the parent's divider (util_sum is a u32).
+template <uint64_t SchedAvg::*avg, uint64_t SchedAvg::*sum, bool u32>
+void update_tg_cfs_signal(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   SchedAvg& se = s.se[sei].pelt.avg;
   SchedAvg& ca = s.cfs[cq].pelt.avg;
-  const int64_t delta = static_cast<int64_t>(s.cfs[gcq].pelt.avg.util_avg - se.util_avg);
+  const int64_t delta = static_cast<int64_t>(s.cfs[gcq].pelt.avg.*avg - se.*avg);
   if (!delta) return;
   const uint64_t divider = get_pelt_divider(ca);
-  se.util_avg = s.cfs[gcq].pelt.avg.util_avg;
-  se.util_sum = to_u32(se.util_avg * divider);
-  add_positive(ca.util_avg, delta);
-  ca.util_sum = to_u32(ca.util_avg * divider);
-}
-
-// update_tg_cfs_runnable (kernel/sched/fair.c v5.15)
-void update_tg_cfs_runnable(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
-  SchedAvg& se = s.se[sei].pelt.avg;
-  SchedAvg& ca = s.cfs[cq].pelt.avg;
-  const int64_t delta = static_cast<int64_t>(s.cfs[gcq].pelt.avg.runnable_avg - se.runnable_avg);
-  if (!delta) return;
-  const uint64_t divider = get_pelt_divider(ca);
-  se.runnable_avg = s.cfs[gcq].pelt.avg.runnable_avg;
-  se.runnable_sum = se.runnable_avg * divider;
-  add_positive(ca.runnable_avg, delta);
-  ca.runnable_sum = ca.runnable_avg * divider;
+  const auto width = [](uint64_t v) { return u32 ? to_u32(v) : v; };
+  se.*avg = s.cfs[gcq].pelt.avg.*avg;
+  se.*sum = width(se.*avg * divider);
+  add_positive(ca.*avg, delta);
+  ca.*sum = width(ca.*avg * divider);
 }
 
 // update_tg_cfs_load (kernel/sched/fair.c v5.15)
@@ -177,8 +169,8 @@ bool propagate_entity_load_avg(Sched& s, EntityId sei) {
   gp.propagate = false;
   const CfsRqId cq = e.cfs_rq;
   add_tg_cfs_propagate(s.cfs[cq].pelt, gp.prop_runnable_sum);
-  update_tg_cfs_util(s, cq, sei, e.my_q);
-  update_tg_cfs_runnable(s, cq, sei, e.my_q);
+  update_tg_cfs_signal<&SchedAvg::util_avg, &SchedAvg::util_sum, true>(s, cq, sei, e.my_q);  // update_tg_cfs_util
+  update_tg_cfs_signal<&SchedAvg::runnable_avg, &SchedAvg::runnable_sum, false>(s, cq, sei, e.my_q);  // _runnable
   update_tg_cfs_load(s, cq, sei, e.my_q);
   return true;
 }
