@@ -3,11 +3,15 @@
 // shares of two CPUs worked out from calc_group_shares by hand, and seed
 // 000's skip. invariants_test.cpp plants a bug for each PELT invariant.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "model/arith/pelt_tables.h"
 #include "model/pelt.h"
+#include "model/trace.h"
+#include "properties/sim_gen.h"
 #include "properties/sim_test_util.h"
 
 namespace cfsv {
@@ -206,6 +210,39 @@ TEST(SimPelt, RootTgLoadAvgSkipSavesUpdatesAndChangesNoDecision) {
   // Every non-root signal is the same.
   for (const CfsRqId q : a.cfs_rqs().ids())
     EXPECT_TRUE(a.cfs_rqs()[q].pelt.avg == b.cfs_rqs()[q].pelt.avg);
+}
+
+// Seed 000 on random scenarios and ops (v5.15): with the root's
+// update_tg_load_avg skipped, every sched event (switch, wakeup, placement,
+// migration) is the same, and so is every PELT signal but the root group's
+// tg->load_avg and its cfs_rqs' contributions to it.
+RC_GTEST_PROP(SimPelt, RootTgLoadAvgSkipChangesNoDecisionAndNoOtherSignal, ()) {
+  Scenario sc = *simgen::gen_sim_scenario_with_ops(30);
+  sc.kernel = "v5.15";
+  std::erase_if(sc.feature_overrides, [](const auto& f) { return f.first == Feature::root_tg_load_avg_skip; });
+  const auto run = [&](bool skip, std::string& perf) {
+    Scenario s = sc;
+    s.feature_overrides.emplace_back(Feature::root_tg_load_avg_skip, skip);
+    std::ostringstream out;
+    PerfScriptWriter w(out, "perf");
+    auto sim = std::make_unique<Sim>(s, SimOptions{.sink = &w});
+    sim->run();
+    perf = out.str();
+    return sim;
+  };
+  std::string with_skip, without;
+  const auto a = run(true, with_skip), b = run(false, without);
+  RC_ASSERT(with_skip == without);
+  RC_ASSERT(a->checker()->ok() && b->checker()->ok());
+  RC_ASSERT(a->counters().root_tg_load_avg_updates == 0u);
+  for (const EntityId e : a->entities().ids()) RC_ASSERT(a->entities()[e].pelt.avg == b->entities()[e].pelt.avg);
+  for (const CfsRqId q : a->cfs_rqs().ids()) {
+    const CfsRq &x = a->cfs_rqs()[q], &y = b->cfs_rqs()[q];
+    RC_ASSERT(x.pelt.avg == y.pelt.avg);
+    RC_ASSERT(x.tg == kRootGroup || x.pelt.tg_load_avg_contrib == y.pelt.tg_load_avg_contrib);
+  }
+  for (const GroupId g : a->groups().ids())
+    RC_ASSERT(g == kRootGroup || a->groups()[g].load_avg == b->groups()[g].load_avg);
 }
 
 }  // namespace
