@@ -77,7 +77,8 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
 }
 
 // context_switch (kernel/sched/core.c): prev stops, next runs from now; the
-// CPU's busy/idle time and the task states follow (trace_sched_switch).
+// CPU's busy/idle time and the task states follow (trace_sched_switch), and
+// finish_task_switch's task_dead for an exited prev.
 void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   Rq& r = s.rq[cpu];
   const Nanos ran = s.now - r.since;
@@ -90,6 +91,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     prev_state = p.state;
   }
   if (s.sink) s.sink->sched_switch(s, {s.now, cpu, prev, next, prev_state, prio_of(s, prev), prio_of(s, next)});
+  // finish_task_switch: a dead prev's load leaves (task_dead_fair, v5.15).
+  if (prev_state == TaskState::exited && s.era.pelt) remove_entity_load_avg(s, s.tasks[prev].se);
   r.curr = next;
   r.since = s.now;
   r.stop_gen++;
@@ -246,13 +249,11 @@ void wake_up_new_task(Sched& s, TaskId task) {
 }
 
 // deactivate_task(DEQUEUE_SLEEP) from __schedule, or do_exit: only the
-// running task blocks. After an exit nothing it still had to do is left, and
-// its load leaves with it (task_dead_fair, v5.15; the kernel calls it after
-// the switch away, within the same step here).
+// running task blocks. After an exit nothing it still had to do is left (its
+// load leaves at the switch away: context_switch).
 void block_task(Sched& s, TaskId task, TaskState to) {
   Task& t = s.tasks[task];
   dequeue_task_fair(s, t.cpu, task, kDequeueSleep);
-  if (to == TaskState::exited && s.era.pelt) remove_entity_load_avg(s, t.se);
   t.state = to;
   t.gen++;
   t.deadline_passed = false;
