@@ -83,6 +83,17 @@ void BM_SimSeed003(benchmark::State& state) {
 }
 BENCHMARK(BM_SimSeed003)->ArgNames({"flat_slice", "check"})->ArgsProduct({{0, 1}, {0, 1}})->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Seed 003's machine on the v5.15 profile, where PELT runs: arg pelt 0
+// (pelt_v5 off: the instantaneous shares, no load tracking) or 1; no checks.
+void BM_SimSeed003V5_15(benchmark::State& state) {
+  if (auto sc = seed003(state, false)) {
+    sc->kernel = "v5.15";
+    sc->feature_overrides.emplace_back(Feature::pelt_v5, state.range(0) != 0);
+    run_for(state, *sc, kSecond, 0);
+  }
+}
+BENCHMARK(BM_SimSeed003V5_15)->ArgName("pelt")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // What cfsv run adds: seed003 (flat_slice off, no checks) with the statistics
 // (sinks 1) or the statistics and both trace writers into a null stream (2).
 void BM_SimSeed003Reports(benchmark::State& state) {
@@ -109,7 +120,8 @@ BENCHMARK(BM_SimSeed003Reports)->ArgName("sinks")->Arg(1)->Arg(2)->UseRealTime()
 
 // 64 CPUs (2 sockets x 16 cores x 2 threads), 1,000 tasks, each run=<0.1..5ms>
 // sleep=<0.1..20ms> from a fixed seed, spread by the model's placement (the
-// lowest allowed CPU with the fewest runnable tasks); arg: check (0, 1 or every 64th step).
+// lowest allowed CPU with the fewest runnable tasks); args: check (0, 1 or
+// every Nth step), pelt (0: pelt_v5 off; 1: on, the v5.15 profile as it is).
 Scenario machine_64cpu_1000_tasks() {
   Scenario s;
   s.kernel = "v5.15";
@@ -128,9 +140,15 @@ Scenario machine_64cpu_1000_tasks() {
 
 void BM_Sim64Cpu1000Tasks(benchmark::State& state) {
   static const Scenario sc = machine_64cpu_1000_tasks();
-  run_for(state, sc, kSecond, state.range(0));
+  Scenario with = sc;
+  with.feature_overrides.emplace_back(Feature::pelt_v5, state.range(1) != 0);
+  run_for(state, with, kSecond, state.range(0));
 }
-BENCHMARK(BM_Sim64Cpu1000Tasks)->ArgName("check")->Arg(0)->Arg(1)->Arg(64)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sim64Cpu1000Tasks)
+    ->ArgNames({"check", "pelt"})
+    ->ArgsProduct({{0, 1, 64, 1000}, {0, 1}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // ops/s of Sim::apply: 20,000 random ops (every kind, advances of at most
 // 100 us so the simulation between ops stays small) on 4 CPUs, up to 64 tasks

@@ -41,6 +41,19 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   groups_json(j, s, whole);
   j.key("cpus");
   cpus_json(j, s, st, now);
+  if (s.era.pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
+    j.key("pelt").begin_object().key("cpus").begin_array();
+    for (const Rq& r : s.rq) {
+      j.begin_object().field("cpu", r.cpu.v);
+      pelt_json(j, s.cfs[r.cfs].pelt.avg);
+      j.end_object();
+    }
+    j.end_array().key("groups").begin_array();
+    for (const TaskGroup& g : s.tg)
+      j.begin_object().field("path", g.path).field("load_avg", g.load_avg).field("load_avg_updates", g.load_avg_updates)
+          .end_object();
+    j.end_array().end_object();
+  }
   if (phases) {
     j.key("phases");
     phases_json(j, s, st);
@@ -66,6 +79,8 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   j.field("resched_tick", k.resched_tick).field("resched_wakeup", k.resched_wakeup).field("wakeups", k.wakeups);
   j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
   j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
+  j.field("tg_load_avg_updates", k.tg_load_avg_updates).field("root_tg_load_avg_updates", k.root_tg_load_avg_updates);
+  j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);
   j.field("invariant_checks", sim.checker()->checks());
   j.end_object();
   j.end_object();

@@ -6,6 +6,7 @@
 
 #include "arith/weights.h"
 #include "fair.h"
+#include "pelt.h"
 #include "sink.h"
 
 namespace cfsv {
@@ -28,6 +29,8 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.renorm_after_update_curr = f[Feature::renorm_after_update_curr];
   e.change_pattern_v5 = f[Feature::change_pattern];
   e.sysctl_recomputes_nr_latency = f[Feature::sysctl_nr_latency];
+  e.pelt = f[Feature::pelt_v5];
+  e.pelt_shares = e.pelt && !f[Feature::instant_shares];
   return e;
 }
 
@@ -74,7 +77,8 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
 }
 
 // context_switch (kernel/sched/core.c): prev stops, next runs from now; the
-// CPU's busy/idle time and the task states follow (trace_sched_switch).
+// CPU's busy/idle time and the task states follow (trace_sched_switch), and
+// finish_task_switch's task_dead for an exited prev.
 void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   Rq& r = s.rq[cpu];
   const Nanos ran = s.now - r.since;
@@ -87,6 +91,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     prev_state = p.state;
   }
   if (s.sink) s.sink->sched_switch(s, {s.now, cpu, prev, next, prev_state, prio_of(s, prev), prio_of(s, next)});
+  // finish_task_switch: a dead prev's load leaves (task_dead_fair, v5.15).
+  if (prev_state == TaskState::exited && s.era.pelt) remove_entity_load_avg(s, s.tasks[prev].se);
   r.curr = next;
   r.since = s.now;
   r.stop_gen++;
@@ -109,6 +115,7 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
   }
   dequeue_task_fair(s, src, task, 0);
   if (s.sink) s.sink->sched_migrate_task(s, task, src, dest);
+  if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, true);
   set_task_rq(s, task, dest);
   t.stats.migrations++;
   s.counters.migrations++;
@@ -169,7 +176,8 @@ void sched_init(Sched& s, unsigned nr_cpus) {
 }
 
 // sched_create_group + init_tg_cfs_entry (kernel/sched/fair.c v3.10..v6.5):
-// a cfs_rq and an entity of weight NICE_0_LOAD per CPU under the parent's.
+// a cfs_rq and an entity of weight NICE_0_LOAD per CPU under the parent's;
+// then online_fair_sched_group (v5.15) attaches each entity's (empty) averages.
 GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t shares) {
   TaskGroup t;
   t.path = std::move(path);
@@ -188,6 +196,10 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
     const EntityId sei = s.se.emplace_back(e);
     s.tg[tg].se.emplace_back(sei);
     s.cfs[cq].group_se = sei;
+    if (s.era.pelt) {
+      init_entity_runnable_average(s, sei);
+      attach_entity_cfs_rq(s, sei);
+    }
   }
   return tg;
 }
@@ -212,6 +224,7 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   t.se = s.se.emplace_back(e);
   s.tasks.emplace_back(std::move(t));
   s.counters.forks++;
+  if (s.era.pelt) init_entity_runnable_average(s, s.tasks[id].se);
   if (parent) {
     set_task_rq(s, id, s.tasks[parent].cpu);
     task_fork_fair(s, id, s.se[s.tasks[parent].se].cfs_rq);
@@ -223,18 +236,21 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   return id;
 }
 
-// wake_up_new_task (kernel/sched/core.c v3.10..v6.5)
+// wake_up_new_task (kernel/sched/core.c v3.10..v6.5; v5.15's
+// post_init_entity_util_avg before the enqueue)
 void wake_up_new_task(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
   t.state = TaskState::runnable;
   t.gen++;
+  if (s.era.pelt) post_init_entity_util_avg(s, task);
   enqueue_task_fair(s, t.cpu, task, 0);
   if (s.sink) s.sink->sched_wakeup(s, task, true);
   check_preempt_curr(s, t.cpu, task, kWfFork);
 }
 
 // deactivate_task(DEQUEUE_SLEEP) from __schedule, or do_exit: only the
-// running task blocks. After an exit nothing it still had to do is left.
+// running task blocks. After an exit nothing it still had to do is left (its
+// load leaves at the switch away: context_switch).
 void block_task(Sched& s, TaskId task, TaskState to) {
   Task& t = s.tasks[task];
   dequeue_task_fair(s, t.cpu, task, kDequeueSleep);
@@ -257,6 +273,7 @@ void do_exit(Sched& s, TaskId task) {
   if (t.state == TaskState::running) {
     block_task(s, task, TaskState::exited);
   } else if (t.state == TaskState::sleeping) {
+    if (s.era.pelt) remove_entity_load_avg(s, t.se);
     t.state = TaskState::exited;
     t.gen++;
     t.deferred.clear();
@@ -277,6 +294,7 @@ void wake_up_task(Sched& s, TaskId task) {
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
     if (s.sink) s.sink->sched_migrate_task(s, task, t.cpu, dest);
+    if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, false);
     set_task_rq(s, task, dest);
     flags |= kEnqueueMigrated;
     t.stats.migrations++;
@@ -306,12 +324,14 @@ void set_user_nice(Sched& s, TaskId task, int nice) {
   const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
   const int old_nice = t.nice;
   t.nice = nice;
-  if (!task_on_rq_queued(t)) {
-    s.se[t.se].load = lw;
-    return;
-  }
+  // set_load_weight: v5.15 reweights through reweight_task (PELT), queued or not
+  const auto set_load_weight = [&] {
+    if (s.era.pelt) reweight_task(s, task, lw);
+    else s.se[t.se].load = lw;
+  };
+  if (!task_on_rq_queued(t)) return set_load_weight();
   const bool running = s.rq[t.cpu].curr == task;
-  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, [&] { s.se[t.se].load = lw; });  // set_load_weight
+  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, set_load_weight);
   if (s.features[Feature::nice_prio_changed]) prio_changed_fair(s, task, old_nice);
   else if (nice < old_nice || running) resched_curr(s, t.cpu);
 }
@@ -335,7 +355,8 @@ void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
 }
 
 // sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra) with
-// task_move_group_fair / task_change_group_fair's vruntime handling; seed
+// task_move_group_fair / task_change_group_fair's vruntime handling and, in
+// v5.15, its PELT: detach from the old cfs_rq, attach to the new one; seed
 // 001's early return under move_task_skip_same_group. DEQUEUE_MOVE: the
 // dequeue updates min_vruntime in every era.
 void sched_move_task(Sched& s, TaskId task, GroupId group) {
@@ -343,19 +364,23 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
   if (s.features[Feature::move_task_skip_same_group] && group == t.group) return;
   const CpuId cpu = t.cpu;
   SchedEntity& e = s.se[t.se];
+  const auto change_group = [&] {
+    if (s.era.pelt) detach_entity_cfs_rq(s, t.se);
+    t.group = group;
+    set_task_rq(s, task, cpu);
+    if (!s.era.pelt) return;
+    e.pelt.avg.last_update_time = 0;
+    attach_entity_cfs_rq(s, t.se);
+  };
   if (t.state == TaskState::sleeping) {
     const bool normalise = e.sum_exec_runtime != 0;
     if (normalise) e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
-    t.group = group;
-    set_task_rq(s, task, cpu);
+    change_group();
     if (normalise) e.vruntime += s.cfs[e.cfs_rq].min_vruntime;
     return;
   }
   const bool running = s.rq[cpu].curr == task;
-  change_queued_task(s, task, kDequeueSave | kDequeueMove, true, [&] {
-    t.group = group;
-    set_task_rq(s, task, cpu);
-  });
+  change_queued_task(s, task, kDequeueSave | kDequeueMove, true, change_group);
   if (running && s.era.change_pattern_v5) resched_curr(s, cpu);
 }
 

@@ -1,5 +1,6 @@
 // The CFS functions (kernel/sched/fair.c), each with the kernel version(s) it
-// follows. The PELT parts of these functions are not modelled yet.
+// follows. Their PELT parts (model/pelt.h) are v5.15's and run with
+// s.era.pelt; v3.10's and v4.4's load tracking is not modelled yet.
 #include "fair.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "arith/fair_math.h"
 #include "arith/slice.h"
+#include "pelt.h"
 #include "sink.h"
 
 namespace cfsv {
@@ -116,30 +118,37 @@ void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
   s.se[sei].vruntime = max_vruntime(s.se[sei].vruntime, v);
 }
 
-// reweight_entity (kernel/sched/fair.c v3.10..v6.5, PELT parts not modelled)
-void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, uint64_t weight) {
+// reweight_entity (kernel/sched/fair.c v3.10..v6.5; v5.15's PELT parts: the
+// load_avg leaves the cfs_rq's, is recomputed for the new weight and comes
+// back, whether or not se is queued). Counts the changes of weight.
+void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, LoadWeight<uint64_t> load) {
   SchedEntity& e = s.se[sei];
   CfsRq& c = s.cfs[cq];
   if (e.on_rq) {
     if (c.curr == sei) update_curr(s, cq);
     c.load_weight -= e.load.weight;
   }
-  e.load = {weight, 0};
-  if (e.on_rq) c.load_weight += weight;
+  if (s.era.pelt) dequeue_load_avg(s, cq, sei);
+  s.counters.reweights += e.load.weight != load.weight;
+  e.load = load;
+  if (s.era.pelt) reweight_load_avg(s, cq, sei);
+  if (e.on_rq) c.load_weight += load.weight;
   cfs_load_changed(s, cq);
-  s.counters.reweights++;
 }
 
-// update_cfs_group (kernel/sched/fair.c v4.15..v6.5) with the instantaneous
-// share (fair_math.h calc_group_shares_instant) in place of PELT.
+// update_cfs_group (kernel/sched/fair.c v4.15..v6.5): with PELT shares,
+// calc_group_shares and an unconditional reweight_entity (v5.15); with
+// instant_shares (or no PELT) the instantaneous share of fair_math.h's
+// calc_group_shares_instant, reweighting only on a change.
 void update_cfs_group(Sched& s, EntityId sei) {
   if (!sei) return;
   const SchedEntity& e = s.se[sei];
   if (!e.my_q) return;
+  if (s.era.pelt_shares) return reweight_entity(s, e.cfs_rq, sei, {calc_group_shares(s, e.my_q), 0});
   const CfsRq& gq = s.cfs[e.my_q];
   const TaskGroup& g = s.tg[gq.tg];
   const uint64_t shares = calc_group_shares_instant<uint64_t>(g.shares, gq.load_down, g.load_down_sum);
-  if (e.load.weight != shares) reweight_entity(s, e.cfs_rq, sei, shares);
+  if (e.load.weight != shares) reweight_entity(s, e.cfs_rq, sei, {shares, 0});
 }
 
 // update_cfs_shares (kernel/sched/fair.c v3.10..v4.14): reweight the group
@@ -147,7 +156,8 @@ void update_cfs_group(Sched& s, EntityId sei) {
 void update_cfs_shares(Sched& s, CfsRqId cq) { update_cfs_group(s, s.cfs[cq].group_se); }
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
-// update_curr; v4.15+ update_cfs_group(se) before accounting)
+// update_curr; v4.15+ update_cfs_group(se) before accounting; v5.15's
+// update_load_avg(UPDATE_TG | DO_ATTACH) and the leaf list)
 void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   CfsRq& c = s.cfs[cq];
   const bool renorm = !(flags & kEnqueueWakeup) || (flags & kEnqueueMigrated);
@@ -155,6 +165,10 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   if (renorm && (is_curr || !s.era.renorm_after_update_curr)) s.se[sei].vruntime += c.min_vruntime;
   update_curr(s, cq);
   if (renorm && !is_curr && s.era.renorm_after_update_curr) s.se[sei].vruntime += c.min_vruntime;
+  if (s.era.pelt) {
+    update_load_avg(s, cq, sei, kUpdateTg | kDoAttach);
+    se_update_runnable(s, sei);
+  }
   if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
   account_entity_enqueue(s, cq, sei);
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
@@ -164,6 +178,7 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
     enqueue_entity_tree(s, cq, sei);
   }
   s.se[sei].on_rq = true;
+  if (s.era.pelt && c.nr_running == 1) list_add_leaf_cfs_rq(s, cq);
   s.counters.enqueues++;
 }
 
@@ -172,6 +187,10 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
 // without DEQUEUE_MOVE, so that the entity is put back where it was)
 void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   update_curr(s, cq);
+  if (s.era.pelt) {
+    update_load_avg(s, cq, sei, kUpdateTg);
+    se_update_runnable(s, sei);
+  }
   CfsRq& c = s.cfs[cq];
   const bool is_curr = c.curr == sei;
   if (!is_curr && s.se[sei].is_task()) wait_end(s, s.se[sei].task);
@@ -214,10 +233,11 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
   s.counters.resched_tick++;
 }
 
-// entity_tick (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(curr)),
-// without PELT and hrtick.
+// entity_tick (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(curr);
+// v5.15's update_load_avg), without hrtick.
 void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
   update_curr(s, cq);
+  if (s.era.pelt) update_load_avg(s, cq, curr, kUpdateTg);
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
   else update_cfs_group(s, curr);
   if (s.cfs[cq].nr_running > 1) check_preempt_tick(s, cq, curr);
@@ -279,24 +299,27 @@ EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   return se;
 }
 
-// put_prev_entity (kernel/sched/fair.c v3.10..v6.5)
+// put_prev_entity (kernel/sched/fair.c v3.10..v6.5; v5.15's update_load_avg)
 void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
   if (s.se[prev].on_rq) {
     update_curr(s, cq);
     if (s.se[prev].is_task()) wait_begin(s, s.se[prev].task);
     enqueue_entity_tree(s, cq, prev);
+    if (s.era.pelt) update_load_avg(s, cq, prev, 0);
   }
   s.cfs[cq].curr = EntityId{};
 }
 
 // set_next_entity (kernel/sched/fair.c v3.10..v6.5; v5.15 clears se's
-// buddies first, v3.10..v5.4 leave that to pick_next_entity)
+// buddies first, v3.10..v5.4 leave that to pick_next_entity; v5.15's
+// update_load_avg)
 void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
   if (s.features[Feature::clear_buddies_on_set_next]) clear_buddies(s, cq, sei);
   SchedEntity& e = s.se[sei];
   if (e.on_rq) {
     if (e.is_task()) wait_end(s, e.task);
     dequeue_entity_tree(s, cq, sei);
+    if (s.era.pelt) update_load_avg(s, cq, sei, kUpdateTg);
   }
   e.exec_start = s.now;
   s.cfs[cq].curr = sei;
@@ -321,6 +344,28 @@ uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
                                      s.features.slice(), s.res);
 }
 
+namespace {
+
+// The levels above those enqueue_task_fair / dequeue_task_fair queued or
+// dequeued: v3.10..v4.14 count the task, then update_cfs_shares; v4.15+
+// update_load_avg (v5.15's PELT), se_update_runnable, update_cfs_group,
+// then count it.
+void update_upper_level(Sched& s, EntityId sei, int nr) {
+  const CfsRqId cq = s.se[sei].cfs_rq;
+  if (s.era.shares_on_cfs_rq) {
+    s.cfs[cq].h_nr_running += nr;
+    return update_cfs_shares(s, cq);
+  }
+  if (s.era.pelt) {
+    update_load_avg(s, cq, sei, kUpdateTg);
+    se_update_runnable(s, sei);
+  }
+  update_cfs_group(s, sei);
+  s.cfs[cq].h_nr_running += nr;
+}
+
+}  // namespace
+
 // enqueue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control)
 void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   EntityId sei = s.tasks[task].se;
@@ -331,12 +376,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     s.cfs[cq].h_nr_running++;
     flags = kEnqueueWakeup;
   }
-  for (; sei; sei = s.se[sei].parent) {
-    const CfsRqId cq = s.se[sei].cfs_rq;
-    s.cfs[cq].h_nr_running++;
-    if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
-    else update_cfs_group(s, sei);
-  }
+  for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, 1);
   note_nr_running(s, cpu);
 }
 
@@ -359,18 +399,23 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     flags |= kDequeueSleep;
     sei = s.se[sei].parent;
   }
-  for (; sei; sei = s.se[sei].parent) {
-    const CfsRqId cq = s.se[sei].cfs_rq;
-    s.cfs[cq].h_nr_running--;
-    if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
-    else update_cfs_group(s, sei);
-  }
+  for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, -1);
   note_nr_running(s, cpu);
 }
 
-// task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every level.
+// task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every
+// level; then scheduler_tick's trigger_load_balance, which here only brings
+// the blocked averages up to date (model/pelt.h).
 void task_tick_fair(Sched& s, CpuId cpu) {
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
+  if (s.era.pelt) blocked_averages_tick(s);
+}
+
+// reweight_task (kernel/sched/fair.c v5.15): a task's new weight through
+// reweight_entity, queued or not.
+void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load) {
+  const EntityId sei = s.tasks[task].se;
+  reweight_entity(s, s.se[sei].cfs_rq, sei, load);
 }
 
 // find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
@@ -494,12 +539,19 @@ void prio_changed_fair(Sched& s, TaskId task, int old_nice) {
   }
 }
 
-// sched_group_set_shares (kernel/sched/fair.c v3.10..v6.5)
+// sched_group_set_shares (kernel/sched/fair.c v3.10..v6.5): nothing when
+// unchanged; v5.15 brings each level's load_avg up to date before
+// update_cfs_group.
 void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares) {
   TaskGroup& g = s.tg[tg];
-  g.shares = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
+  const uint64_t scaled = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
+  if (g.shares == scaled) return;
+  g.shares = scaled;
   for (const CpuId c : s.rq.ids())
-    for (EntityId x = g.se[c]; x; x = s.se[x].parent) update_cfs_group(s, x);
+    for (EntityId x = g.se[c]; x; x = s.se[x].parent) {
+      if (s.era.pelt) update_load_avg(s, s.se[x].cfs_rq, x, kUpdateTg);
+      update_cfs_group(s, x);
+    }
 }
 
 }  // namespace cfsv

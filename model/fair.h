@@ -20,6 +20,8 @@ void task_fork_fair(Sched& s, TaskId task, CfsRqId cq);
 // After set_user_nice changed a queued task's nice from old_nice.
 void prio_changed_fair(Sched& s, TaskId task, int old_nice);
 
+// reweight_task (v5.15): a task's new weight, its PELT load_avg with it.
+void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load);
 // sched_group_set_shares: shares in cpu.shares units, clamped as the kernel does.
 void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares);
 // sched_slice of entity se on cfs_rq cq now.

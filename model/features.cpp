@@ -30,6 +30,8 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::nice_prio_changed, "nice_prio_changed", "set_user_nice reschedules through prio_changed_fair (v5.15; v3.10..v5.4 use their own rule)", kVary},
     {F::clear_buddies_on_set_next, "clear_buddies_on_set_next", "buddies are cleared in set_next_entity, not pick_next_entity (v5.15; v3.10..v5.4 pick)", kVary},
     {F::affinity_change_pattern, "affinity_change_pattern", "a new CPU mask dequeues, puts, enqueues and sets the task (do_set_cpus_allowed, v4.4+; not v3.10)", kVary},
+    {F::pelt_v5, "pelt_v5", "load tracking of kernel/sched/pelt.c v5.15 at every update site; group entity weights from calc_group_shares (off: no PELT in the simulator yet for v3.10/v4.4, instantaneous shares)", kKeep},
+    {F::instant_shares, "instant_shares", "group entity weights from the instantaneous load.weight sums instead of PELT (the model before load tracking, for comparison)", kVary},
     {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group", kKeep},
     {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged", kVary},
     {F::newidle_stop_on_runnable, "newidle_stop_on_runnable", "seed 002: newidle balance stops once this rq has a runnable task", kKeep},
@@ -50,7 +52,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
-                F::affinity_change_pattern, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable},
+                F::affinity_change_pattern, F::pelt_v5, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable},
      Tunables{}},
 });
 }  // namespace

@@ -35,6 +35,8 @@ enum class Feature : unsigned {
   nice_prio_changed,          // set_user_nice reschedules through prio_changed_fair (v5.15, not v5.4)
   clear_buddies_on_set_next,  // buddies cleared in set_next_entity, not pick_next_entity (v5.15, not v5.4)
   affinity_change_pattern,    // do_set_cpus_allowed dequeues/puts/sets/enqueues the task (v4.4+, not v3.10)
+  pelt_v5,                    // v5.15's PELT in the simulator, group shares from it (v4.15+ calc_group_shares)
+  instant_shares,             // group entities weighted by the instantaneous load (the model before PELT)
   root_tg_load_avg_skip,      // seed 000 (v4.5+)
   move_task_skip_same_group,  // seed 001 (v6.4+)
   newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)

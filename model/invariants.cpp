@@ -161,6 +161,75 @@ void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
     x.fail(fmt("task %s is marked running but cpu%d runs something else", t.name.c_str(), t.cpu.v));
 }
 
+// PELT (model/pelt.h), when the era tracks it.
+
+// The largest util_avg / runnable_avg of a task in v5.15: 1025, not 1024
+// (docs/pelt.md, "v5.15 util_avg can reach 1025").
+constexpr uint64_t kPeltTaskAvgMax = 1025;
+
+void pelt_util_avg_bound(Ctx& x, TaskId, const Task& t) {
+  const SchedAvg& a = x.s.se[t.se].pelt.avg;
+  if (x.s.era.pelt && a.util_avg > kPeltTaskAvgMax)
+    x.fail(fmt("task %s: util_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.util_avg, kPeltTaskAvgMax));
+}
+
+void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
+  const SchedAvg& a = x.s.se[t.se].pelt.avg;
+  if (x.s.era.pelt && a.runnable_avg > kPeltTaskAvgMax)
+    x.fail(fmt("task %s: runnable_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.runnable_avg, kPeltTaskAvgMax));
+}
+
+void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
+  const SchedEntity& e = x.s.se[t.se];
+  const uint64_t w = scale_load_down<uint64_t>(e.load.weight, x.s.res);
+  if (x.s.era.pelt && e.pelt.avg.load_avg > w)
+    x.fail(fmt("task %s: load_avg %" PRIu64 " > its weight %" PRIu64, t.name.c_str(), e.pelt.avg.load_avg, w));
+}
+
+void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!c.group_se || !x.s.se[c.group_se].on_rq) return;
+  const uint64_t w = x.s.se[c.group_se].load.weight, shares = x.s.tg[c.tg].shares;
+  if (w < kFairMinShares || w > shares)
+    x.fail(fmt("group entity of %s: weight %" PRIu64 " outside [%" PRIu64 ", %" PRIu64 "]", x.cfs_rq(q).c_str(), w,
+               kFairMinShares, shares));
+}
+
+void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!x.s.era.pelt) return;
+  if (c.pelt.nr_attached != x.c.queue[q].attached)
+    x.fail(fmt("cfs_rq %s: %u attached, %u entities say so", x.cfs_rq(q).c_str(), c.pelt.nr_attached,
+               x.c.queue[q].attached));
+  if (c.group_se && x.s.se[c.group_se].pelt.attached != x.s.se[c.group_se].cfs_rq)
+    x.fail(fmt("group entity of %s is not attached to its cfs_rq", x.cfs_rq(q).c_str()));
+}
+
+void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
+  if (!x.s.era.pelt) return;
+  const SchedEntity& e = x.s.se[t.se];
+  const CfsRqId want = t.state == TaskState::exited ? CfsRqId{} : e.cfs_rq;
+  if (e.pelt.attached != want)
+    x.fail(fmt("%s task %s: attached to cfs_rq %d, not %d", state_name(t.state).c_str(), t.name.c_str(),
+               e.pelt.attached.v, want.v));
+}
+
+void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
+  const CfsRqPelt& p = c.pelt;
+  const bool empty = p.removed.load_avg == 0 && p.removed.util_avg == 0 && p.removed.runnable_avg == 0;
+  if (p.removals_queued != p.removals_applied + p.removed.nr || (p.removed.nr == 0 && !empty))
+    x.fail(fmt("cfs_rq %s: %" PRIu64 " removals queued, %" PRIu64 " applied, %u pending (load %" PRIu64 ")",
+               x.cfs_rq(q).c_str(), p.removals_queued, p.removals_applied, p.removed.nr, p.removed.load_avg));
+}
+
+void tg_load_avg_sum(Ctx& x) {
+  for (const TaskGroup& g : x.s.tg) {
+    uint64_t sum = 0;
+    for (const CfsRqId q : g.cfs_rq) sum += x.s.cfs[q].pelt.tg_load_avg_contrib;
+    if (sum != g.load_avg)
+      x.fail(fmt("group %s: tg->load_avg %" PRIu64 " != sum of contributions %" PRIu64, g.path.c_str(), g.load_avg,
+                 sum));
+  }
+}
+
 // The registry. Adding an invariant is one row here, with its checks above:
 // one for the whole state, per cfs_rq, per task or per CPU (any of them).
 struct Invariant {
@@ -199,6 +268,26 @@ constexpr Invariant kInvariants[] = {
               "nothing queued"},
      .task = running_task_is_curr,
      .cpu = curr_chain},
+    {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024)"},
+     .task = pelt_util_avg_bound},
+    {.info = {"pelt-runnable-avg-bound",
+              "a task's runnable_avg is at most 1025: 1024 x its h_nr_running (1), plus v5.15's rounding"},
+     .task = pelt_runnable_avg_bound},
+    {.info = {"pelt-load-avg-bound", "a task's load_avg is at most its weight, scale_load_down(se->load.weight)"},
+     .task = pelt_load_avg_bound},
+    {.info = {"group-shares-bound", "a queued group entity's weight is within [MIN_SHARES, tg->shares]"},
+     .cfs_rq = group_shares_bound},
+    {.info = {"pelt-attached-once",
+              "each entity's averages are attached to at most one cfs_rq, its own (none once exited), and each "
+              "cfs_rq counts exactly the entities attached to it"},
+     .cfs_rq = pelt_attached_count,
+     .task = pelt_task_attached},
+    {.info = {"pelt-removed-once",
+              "every removal queued on a cfs_rq (exit, wakeup migration) is applied exactly once, and none is "
+              "pending when removed.nr is 0"},
+     .cfs_rq = pelt_removed_once},
+    {.info = {"tg-load-avg-sum", "tg->load_avg equals the sum of its cfs_rqs' tg_load_avg_contrib"},
+     .state = tg_load_avg_sum},
 };
 constexpr std::size_t kCount = std::size(kInvariants);
 
@@ -241,6 +330,7 @@ void take_census(const Sched& s, InvariantCensus& c) {
   c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
   for (const EntityId i : s.se.ids()) {
     const SchedEntity& e = s.se[i];
+    if (e.pelt.attached && e.pelt.attached.index() < ncfs) c.queue[e.pelt.attached].attached++;
     if (!e.on_rq) continue;
     if (!e.cfs_rq || e.cfs_rq.index() >= ncfs) {
       c.lost.push_back(i);

@@ -17,6 +17,7 @@
 #include "arith/fair_math.h"
 #include "features.h"
 #include "ids.h"
+#include "pelt_state.h"
 #include "scenario.h"
 #include "tunables.h"
 
@@ -59,6 +60,11 @@ struct ModelEra {
   // sched_proc_update_handler (sysctl, up to v5.12) recomputes sched_nr_latency
   // on a latency/min_granularity write; v5.13+ debugfs writes do not.
   bool sysctl_recomputes_nr_latency = false;
+  // v5.15's load tracking runs (model/pelt.h: feature pelt_v5), and group
+  // entities take their weight from it unless instant_shares asks for the
+  // instantaneous load. Without pelt_v5 the shares are instantaneous.
+  bool pelt = false;
+  bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);
 };
@@ -109,6 +115,7 @@ struct SchedEntity {
   TaskId task;               // task_of(se); none for a group entity
   int32_t depth = 0;         // se->depth
   Timeline::iterator node{};
+  EntityPelt pelt;
   bool is_task() const { return !my_q; }  // entity_is_task
 };
 
@@ -127,6 +134,7 @@ struct CfsRq {
   CpuId cpu;
   EntityId group_se;          // tg->se[cpu]; none for the root cfs_rq
   uint64_t load_down = 0;     // scale_load_down(load_weight) as counted in the group's total
+  CfsRqPelt pelt;
   Timeline timeline;
 
   LoadWeight<uint64_t> load() const { return {load_weight, 0}; }
@@ -144,6 +152,8 @@ struct TaskGroup {
   IdVec<CpuId, EntityId> se;      // tg->se[cpu]; empty for the root
   uint64_t load_down_sum = 0;     // sum over CPUs of scale_load_down(cfs_rq load): the instantaneous tg load
   int32_t depth = 0;              // 0 for the root
+  uint64_t load_avg = 0;          // tg->load_avg: the sum of its cfs_rqs' tg_load_avg_contrib
+  uint64_t load_avg_updates = 0;  // times update_tg_load_avg changed it
 };
 
 enum class TaskState : uint8_t { running, runnable, sleeping, exited };
@@ -200,6 +210,9 @@ struct Counters {
   uint64_t resched_tick = 0, resched_wakeup = 0;
   uint64_t wakeups = 0, sleeps = 0, forks = 0, exits = 0, migrations = 0;
   uint64_t enqueues = 0, dequeues = 0, reweights = 0;
+  // update_tg_load_avg: the updates of tg->load_avg of every group but the
+  // root, of the root, and the root's calls skipped (root_tg_load_avg_skip).
+  uint64_t tg_load_avg_updates = 0, root_tg_load_avg_updates = 0, root_tg_load_avg_skips = 0;
 };
 
 // Everything the kernel functions read and write: the per-CPU runqueues, the
@@ -213,6 +226,7 @@ struct Sched {
   Nanos now = 0;              // rq_clock, the same on every CPU
   unsigned nr_need_resched = 0;  // runqueues whose need_resched is set
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
+  Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
 
   std::pmr::unsynchronized_pool_resource pool;  // timeline nodes

@@ -64,6 +64,16 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
       {"group-entity-queued-iff-busy",
        [&](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu1]).on_rq = true; }},
       {"curr-chain", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).curr = EntityId{}; }},
+      {"pelt-util-avg-bound", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.util_avg = 1026; }},
+      {"pelt-runnable-avg-bound",
+       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("c")].se).pelt.avg.runnable_avg = 2048; }},
+      {"pelt-load-avg-bound", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.load_avg = 1025; }},
+      {"group-shares-bound",
+       [&](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu0]).load.weight = 1; }},
+      {"pelt-attached-once",
+       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("z")].se).pelt.attached = CfsRqId{}; }},
+      {"pelt-removed-once", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
+      {"tg-load-avg-sum", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
   };
   std::set<std::string_view> covered;
   for (const Corruption& c : cases) {

@@ -1,0 +1,386 @@
+// The PELT paths of kernel/sched/fair.c, v5.15 (read in zcjie1/linux-5.15.100),
+// over the arithmetic of arith/pelt.h (pelt.c) and arith/pelt_shares.h.
+// Names are the kernel's; each function says which one it follows.
+#include "pelt.h"
+
+#include <algorithm>
+
+#include "arith/pelt_shares.h"
+
+namespace cfsv {
+
+namespace {
+
+using pelt_v5_15::get_pelt_divider;
+
+// PELT_MIN_DIVIDER (kernel/sched/pelt.h v5.15.100): LOAD_AVG_MAX - 1024.
+uint64_t pelt_min_divider() { return pelt_tables().load_avg_max - kPeltPeriodUs; }
+
+uint64_t se_weight(const Sched& s, const SchedEntity& e) { return scale_load_down<uint64_t>(e.load.weight, s.res); }
+
+// se_runnable (kernel/sched/sched.h v5.15): on_rq for a task, the group
+// cfs_rq's h_nr_running as last read by se_update_runnable for a group.
+uint64_t se_runnable(const SchedEntity& e) { return e.is_task() ? uint64_t{e.on_rq} : e.pelt.runnable_weight; }
+
+// sub_positive (kernel/sched/fair.c v5.15): subtract, clamping at 0.
+void sub_positive(uint64_t& v, uint64_t d) { v = d > v ? 0 : v - d; }
+
+// add_positive (kernel/sched/fair.c v5.15): add a signed delta, clamping at 0.
+void add_positive(uint64_t& v, int64_t d) {
+  const uint64_t r = v + static_cast<uint64_t>(d);
+  v = (d < 0 && r > v) ? 0 : r;
+}
+
+// The kernel's u32 fields (util_sum).
+uint64_t to_u32(uint64_t v) { return static_cast<uint32_t>(v); }
+
+// The model's bookkeeping: e's averages are no longer part of a cfs_rq's.
+void unattach(Sched& s, SchedEntity& e) {
+  if (e.pelt.attached) s.cfs[e.pelt.attached].pelt.nr_attached--;
+  e.pelt.attached = CfsRqId{};
+}
+
+// Whether ___update_load_sum can change sa at now: not when less than one
+// 1024 ns unit has passed (it returns 0 and leaves sa alone), so the
+// branch-free templates are skipped then (most updates of a step share a time).
+bool pelt_due(uint64_t now, const SchedAvg& sa) { return now - sa.last_update_time >= (uint64_t{1} << kPeltUnitShift); }
+
+// __update_load_avg_se (kernel/sched/pelt.c v5.15)
+bool update_load_avg_se(Sched& s, uint64_t now, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  if (!pelt_due(now, e.pelt.avg)) return false;
+  return pelt_v5_15::update_load_avg_se<uint64_t>(now, e.pelt.avg, e.load.weight, e.on_rq, se_runnable(e),
+                                                  s.cfs[cq].curr == sei, s.res) != 0;
+}
+
+// update_tg_load_avg (kernel/sched/fair.c v5.15; the root skip is seed 000's
+// root_tg_load_avg_skip): counts the updates per group, the root's apart.
+void update_tg_load_avg(Sched& s, CfsRqId cq) {
+  CfsRqPelt& p = s.cfs[cq].pelt;
+  TaskGroup& g = s.tg[s.cfs[cq].tg];
+  const bool root = s.cfs[cq].tg == kRootGroup;
+  if (root && s.features[Feature::root_tg_load_avg_skip]) {
+    s.counters.root_tg_load_avg_skips++;
+    return;
+  }
+  if (!cfsv::update_tg_load_avg<uint64_t>(p.avg.load_avg, p.tg_load_avg_contrib, g.load_avg, 0, 0)) return;
+  g.load_avg_updates++;
+  if (root) s.counters.root_tg_load_avg_updates++;
+  else s.counters.tg_load_avg_updates++;
+}
+
+// add_tg_cfs_propagate (kernel/sched/fair.c v5.15)
+void add_tg_cfs_propagate(CfsRqPelt& p, int64_t runnable_sum) {
+  p.propagate = true;
+  p.prop_runnable_sum += runnable_sum;
+}
+
+// update_cfs_rq_load_avg (kernel/sched/fair.c v5.15.100): the removed
+// averages first, then the cfs_rq's own sums; true when anything changed.
+bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
+  CfsRq& c = s.cfs[cq];
+  CfsRqPelt& p = c.pelt;
+  SchedAvg& sa = p.avg;
+  bool decayed = false;
+  if (p.removed.nr) {
+    const uint64_t divider = get_pelt_divider(sa);
+    const CfsRqPelt::Removed r = p.removed;
+    p.removals_applied += r.nr;
+    p.removed = {};
+    sub_positive(sa.load_avg, r.load_avg);
+    sa.load_sum = sa.load_avg * divider;
+    sub_positive(sa.util_avg, r.util_avg);
+    sub_positive(sa.util_sum, to_u32(r.util_avg * divider));
+    sa.util_sum = std::max(sa.util_sum, to_u32(sa.util_avg * pelt_min_divider()));
+    sub_positive(sa.runnable_avg, r.runnable_avg);
+    sa.runnable_sum = sa.runnable_avg * divider;
+    add_tg_cfs_propagate(p, (-static_cast<int64_t>(r.runnable_avg * divider)) >> kSchedCapacityShift);
+    decayed = true;
+  }
+  if (pelt_due(now, sa))
+    decayed |= pelt_v5_15::update_load_avg_cfs_rq<uint64_t>(now, sa, c.load_weight, c.h_nr_running, bool(c.curr),
+                                                            s.res) != 0;
+  return decayed;
+}
+
+// enqueue_load_avg (kernel/sched/fair.c v5.15)
+void enqueue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
+  const SchedEntity& e = s.se[sei];
+  SchedAvg& sa = s.cfs[cq].pelt.avg;
+  sa.load_avg += e.pelt.avg.load_avg;
+  sa.load_sum += se_weight(s, e) * e.pelt.avg.load_sum;
+}
+
+// update_tg_cfs_util and update_tg_cfs_runnable (kernel/sched/fair.c v5.15),
+// one shape over the average and its sum: the group entity takes its group
+// cfs_rq's average, the parent cfs_rq the difference, both sums rebuilt with
+// the parent's divider (util_sum is a u32).
+template <uint64_t SchedAvg::*avg, uint64_t SchedAvg::*sum, bool u32>
+void update_tg_cfs_signal(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
+  SchedAvg& se = s.se[sei].pelt.avg;
+  SchedAvg& ca = s.cfs[cq].pelt.avg;
+  const int64_t delta = static_cast<int64_t>(s.cfs[gcq].pelt.avg.*avg - se.*avg);
+  if (!delta) return;
+  const uint64_t divider = get_pelt_divider(ca);
+  const auto width = [](uint64_t v) { return u32 ? to_u32(v) : v; };
+  se.*avg = s.cfs[gcq].pelt.avg.*avg;
+  se.*sum = width(se.*avg * divider);
+  add_positive(ca.*avg, delta);
+  ca.*sum = width(ca.*avg * divider);
+}
+
+// update_tg_cfs_load (kernel/sched/fair.c v5.15)
+void update_tg_cfs_load(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
+  CfsRq& g = s.cfs[gcq];
+  int64_t runnable_sum = g.pelt.prop_runnable_sum;
+  if (!runnable_sum) return;
+  g.pelt.prop_runnable_sum = 0;
+  SchedAvg& se = s.se[sei].pelt.avg;
+  SchedAvg& ca = s.cfs[cq].pelt.avg;
+  const auto divider = static_cast<int64_t>(get_pelt_divider(ca));
+  if (runnable_sum >= 0) {
+    runnable_sum += static_cast<int64_t>(se.load_sum);
+    runnable_sum = std::min(runnable_sum, divider);
+  } else {
+    int64_t load_sum = 0;
+    if (const uint64_t w = scale_load_down<uint64_t>(g.load_weight, s.res))
+      load_sum = static_cast<int64_t>(g.pelt.avg.load_sum / w);
+    runnable_sum = std::min(static_cast<int64_t>(se.load_sum), load_sum);
+  }
+  const auto running_sum = static_cast<int64_t>(se.util_sum >> kSchedCapacityShift);
+  runnable_sum = std::max(runnable_sum, running_sum);
+  const int64_t load_sum = static_cast<int64_t>(se_weight(s, s.se[sei])) * runnable_sum;
+  const int64_t load_avg = load_sum / divider;
+  se.load_sum = static_cast<uint64_t>(runnable_sum);
+  const int64_t delta = load_avg - static_cast<int64_t>(se.load_avg);
+  if (!delta) return;
+  se.load_avg = static_cast<uint64_t>(load_avg);
+  add_positive(ca.load_avg, delta);
+  ca.load_sum = ca.load_avg * static_cast<uint64_t>(divider);
+}
+
+// propagate_entity_load_avg (kernel/sched/fair.c v5.15): a group entity
+// takes on what changed in its cfs_rq and passes it on to its parent's.
+bool propagate_entity_load_avg(Sched& s, EntityId sei) {
+  const SchedEntity& e = s.se[sei];
+  if (e.is_task()) return false;
+  CfsRqPelt& gp = s.cfs[e.my_q].pelt;
+  if (!gp.propagate) return false;
+  gp.propagate = false;
+  const CfsRqId cq = e.cfs_rq;
+  add_tg_cfs_propagate(s.cfs[cq].pelt, gp.prop_runnable_sum);
+  update_tg_cfs_signal<&SchedAvg::util_avg, &SchedAvg::util_sum, true>(s, cq, sei, e.my_q);  // update_tg_cfs_util
+  update_tg_cfs_signal<&SchedAvg::runnable_avg, &SchedAvg::runnable_sum, false>(s, cq, sei, e.my_q);  // _runnable
+  update_tg_cfs_load(s, cq, sei, e.my_q);
+  return true;
+}
+
+// attach_entity_load_avg (kernel/sched/fair.c v5.15): the entity joins the
+// cfs_rq's averages, its window aligned with the cfs_rq's.
+void attach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  CfsRqPelt& p = s.cfs[cq].pelt;
+  SchedAvg& sa = e.pelt.avg;
+  const uint64_t divider = get_pelt_divider(p.avg);
+  sa.last_update_time = p.avg.last_update_time;
+  sa.period_contrib = p.avg.period_contrib;
+  sa.util_sum = to_u32(sa.util_avg * divider);
+  sa.runnable_sum = sa.runnable_avg * divider;
+  sa.load_sum = sa.load_avg * divider;
+  const uint64_t w = se_weight(s, e);
+  sa.load_sum = w < sa.load_sum ? sa.load_sum / w : 1;
+  enqueue_load_avg(s, cq, sei);
+  p.avg.util_avg += sa.util_avg;
+  p.avg.util_sum = to_u32(p.avg.util_sum + sa.util_sum);
+  p.avg.runnable_avg += sa.runnable_avg;
+  p.avg.runnable_sum += sa.runnable_sum;
+  add_tg_cfs_propagate(p, static_cast<int64_t>(sa.load_sum));
+  e.pelt.attached = cq;
+  p.nr_attached++;
+}
+
+// detach_entity_load_avg (kernel/sched/fair.c v5.15)
+void detach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  CfsRqPelt& p = s.cfs[cq].pelt;
+  const uint64_t divider = get_pelt_divider(p.avg);
+  dequeue_load_avg(s, cq, sei);
+  sub_positive(p.avg.util_avg, e.pelt.avg.util_avg);
+  p.avg.util_sum = to_u32(p.avg.util_avg * divider);
+  sub_positive(p.avg.runnable_avg, e.pelt.avg.runnable_avg);
+  p.avg.runnable_sum = p.avg.runnable_avg * divider;
+  add_tg_cfs_propagate(p, -static_cast<int64_t>(e.pelt.avg.load_sum));
+  unattach(s, e);
+}
+
+// propagate_entity_cfs_rq (kernel/sched/fair.c v5.15, no bandwidth control)
+void propagate_entity_cfs_rq(Sched& s, EntityId sei) {
+  list_add_leaf_cfs_rq(s, s.se[sei].cfs_rq);
+  for (EntityId x = s.se[sei].parent; x; x = s.se[x].parent) {
+    update_load_avg(s, s.se[x].cfs_rq, x, kUpdateTg);
+    list_add_leaf_cfs_rq(s, s.se[x].cfs_rq);
+  }
+}
+
+// skip_blocked_update (kernel/sched/fair.c v5.15)
+bool skip_blocked_update(const Sched& s, EntityId sei) {
+  const SchedEntity& e = s.se[sei];
+  if (e.pelt.avg.load_avg || e.pelt.avg.util_avg) return false;
+  return !s.cfs[e.my_q].pelt.propagate;
+}
+
+// cfs_rq_is_decayed (kernel/sched/fair.c v5.15)
+bool cfs_rq_is_decayed(const CfsRq& c) {
+  const SchedAvg& a = c.pelt.avg;
+  return !c.load_weight && !a.load_sum && !a.util_sum && !a.runnable_sum;
+}
+
+}  // namespace
+
+// update_load_avg (kernel/sched/fair.c v5.15): the entity and its cfs_rq up
+// to now, a pending propagation, then attach (DO_ATTACH after a migration)
+// or the tg load_avg (UPDATE_TG) when something changed.
+void update_load_avg(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
+  const uint64_t now = cfs_rq_clock_pelt(s);
+  if (s.se[sei].pelt.avg.last_update_time && !(flags & kSkipAgeLoad)) update_load_avg_se(s, now, cq, sei);
+  bool decayed = update_cfs_rq_load_avg(s, now, cq);
+  decayed |= propagate_entity_load_avg(s, sei);
+  if (!s.se[sei].pelt.avg.last_update_time && (flags & kDoAttach)) {
+    attach_entity_load_avg(s, cq, sei);
+    update_tg_load_avg(s, cq);
+  } else if (decayed && (flags & kUpdateTg)) {
+    update_tg_load_avg(s, cq);
+  }
+}
+
+// se_update_runnable (kernel/sched/fair.c v5.15)
+void se_update_runnable(Sched& s, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  if (!e.is_task()) e.pelt.runnable_weight = s.cfs[e.my_q].h_nr_running;
+}
+
+// dequeue_load_avg (kernel/sched/fair.c v5.15): load_sum is rebuilt from
+// load_avg with the entity's divider.
+void dequeue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
+  const SchedAvg& a = s.se[sei].pelt.avg;
+  SchedAvg& sa = s.cfs[cq].pelt.avg;
+  sub_positive(sa.load_avg, a.load_avg);
+  sa.load_sum = sa.load_avg * get_pelt_divider(a);
+}
+
+// reweight_entity's PELT part after update_load_set (kernel/sched/fair.c v5.15)
+void reweight_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  e.pelt.avg.load_avg = se_weight(s, e) * e.pelt.avg.load_sum / get_pelt_divider(e.pelt.avg);
+  enqueue_load_avg(s, cq, sei);
+}
+
+// calc_group_shares (kernel/sched/fair.c v4.15+, read in v5.15)
+uint64_t calc_group_shares(const Sched& s, CfsRqId gcq) {
+  const CfsRq& g = s.cfs[gcq];
+  const TaskGroup& tg = s.tg[g.tg];
+  return cfsv::calc_group_shares<uint64_t>(tg.shares, g.load_weight, g.pelt.avg.load_avg, tg.load_avg,
+                                           g.pelt.tg_load_avg_contrib, s.res);
+}
+
+// list_add_leaf_cfs_rq (kernel/sched/fair.c v5.15): the list's order is the
+// model's fixed bottom-up order (update_blocked_averages), so only membership.
+void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq) { s.cfs[cq].pelt.on_list = true; }
+
+// init_entity_runnable_average (kernel/sched/fair.c v5.15): a new task starts
+// with its full weight as load_avg, a group entity with nothing.
+void init_entity_runnable_average(Sched& s, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  e.pelt.avg = {};
+  if (e.is_task()) e.pelt.avg.load_avg = se_weight(s, e);
+}
+
+// post_init_entity_util_avg (kernel/sched/fair.c v5.15): util_avg from the
+// cfs_rq's (times se->load.weight, unscaled as the kernel has it), at most
+// half the capacity left; then attach_entity_cfs_rq.
+void post_init_entity_util_avg(Sched& s, TaskId task) {
+  const EntityId sei = s.tasks[task].se;
+  SchedEntity& e = s.se[sei];
+  const SchedAvg& ca = s.cfs[e.cfs_rq].pelt.avg;
+  SchedAvg& sa = e.pelt.avg;
+  const auto cap = static_cast<int64_t>(kSchedCapacityScale - ca.util_avg) / 2;
+  if (cap > 0) {
+    if (ca.util_avg != 0) {
+      sa.util_avg = ca.util_avg * e.load.weight / (ca.load_avg + 1);
+      sa.util_avg = std::min(sa.util_avg, static_cast<uint64_t>(cap));
+    } else {
+      sa.util_avg = static_cast<uint64_t>(cap);
+    }
+  }
+  sa.runnable_avg = sa.util_avg;
+  attach_entity_cfs_rq(s, sei);
+}
+
+// attach_entity_cfs_rq (kernel/sched/fair.c v5.15; ATTACH_AGE_LOAD on)
+void attach_entity_cfs_rq(Sched& s, EntityId sei) {
+  const CfsRqId cq = s.se[sei].cfs_rq;
+  update_load_avg(s, cq, sei, 0);
+  attach_entity_load_avg(s, cq, sei);
+  update_tg_load_avg(s, cq);
+  propagate_entity_cfs_rq(s, sei);
+}
+
+// detach_entity_cfs_rq (kernel/sched/fair.c v5.15)
+void detach_entity_cfs_rq(Sched& s, EntityId sei) {
+  const CfsRqId cq = s.se[sei].cfs_rq;
+  update_load_avg(s, cq, sei, 0);
+  detach_entity_load_avg(s, cq, sei);
+  update_tg_load_avg(s, cq);
+  propagate_entity_cfs_rq(s, sei);
+}
+
+// remove_entity_load_avg (kernel/sched/fair.c v5.15): sync_entity_load_avg
+// (decay to the cfs_rq's last update), then queue the averages as removed.
+void remove_entity_load_avg(Sched& s, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  const CfsRqId cq = e.cfs_rq;
+  CfsRqPelt& p = s.cfs[cq].pelt;
+  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(p.avg.last_update_time, e.pelt.avg, e.load.weight, s.res);
+  p.removed.nr++;
+  p.removed.util_avg += e.pelt.avg.util_avg;
+  p.removed.load_avg += e.pelt.avg.load_avg;
+  p.removed.runnable_avg += e.pelt.avg.runnable_avg;
+  p.removals_queued++;
+  unattach(s, e);
+}
+
+// migrate_task_rq_fair (kernel/sched/fair.c v5.15), its PELT part.
+void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
+  const EntityId sei = s.tasks[task].se;
+  if (queued) detach_entity_cfs_rq(s, sei);
+  else remove_entity_load_avg(s, sei);
+  s.se[sei].pelt.avg.last_update_time = 0;
+}
+
+// update_blocked_averages + __update_blocked_fair (kernel/sched/fair.c
+// v5.15): the CPU's cfs_rqs on the leaf list, children before parents (the
+// model's groups in reverse creation order: a child is created after its
+// parent), each brought up to now with its group entity.
+void update_blocked_averages(Sched& s, CpuId cpu) {
+  const uint64_t now = cfs_rq_clock_pelt(s);
+  for (std::size_t g = s.tg.size(); g-- > 0;) {
+    const CfsRqId cq = s.tg[GroupId(static_cast<int32_t>(g))].cfs_rq[cpu];
+    if (!s.cfs[cq].pelt.on_list) continue;
+    if (update_cfs_rq_load_avg(s, now, cq)) update_tg_load_avg(s, cq);
+    const EntityId se = s.cfs[cq].group_se;
+    if (se && !skip_blocked_update(s, se)) update_load_avg(s, s.se[se].cfs_rq, se, kUpdateTg);
+    if (cfs_rq_is_decayed(s.cfs[cq])) s.cfs[cq].pelt.on_list = false;
+  }
+}
+
+// The blocked averages of every CPU, every LOAD_AVG_PERIOD ms
+// (msecs_to_jiffies(LOAD_AVG_PERIOD), nohz.next_blocked), at a busy CPU's tick.
+void blocked_averages_tick(Sched& s) {
+  if (s.now < s.next_blocked) return;
+  for (const CpuId c : s.rq.ids()) update_blocked_averages(s, c);
+  const uint64_t tick = s.tun.tick_ns();
+  const uint64_t period_ns = kLoadAvgPeriod * 1000000;
+  s.next_blocked = s.now + (period_ns + tick - 1) / tick * tick;
+}
+
+}  // namespace cfsv

@@ -1,0 +1,46 @@
+// PELT in the simulator: the load-tracking paths of kernel/sched/fair.c v5.15
+// over the state of pelt_state.h, built on the arithmetic of
+// arith/pelt.h and arith/pelt_shares.h. fair.cpp and core.cpp call them
+// where the kernel does; they run only when s.era.pelt (feature pelt_v5).
+#pragma once
+#include <cstdint>
+
+#include "sched.h"
+
+namespace cfsv {
+
+// update_load_avg's flags (kernel/sched/fair.c v5.15; DO_DETACH is v6.0+).
+constexpr unsigned kUpdateTg = 1, kSkipAgeLoad = 2, kDoAttach = 4;
+
+// rq_clock_pelt at full capacity: the clock, plus one PELT period so that it
+// is never 0 (last_update_time 0 means "not attached", and a kernel's clock
+// is never 0) without moving the period boundaries.
+constexpr uint64_t kPeltClockStart = uint64_t{1024} * 1024;
+inline uint64_t cfs_rq_clock_pelt(const Sched& s) { return s.now + kPeltClockStart; }
+
+void update_load_avg(Sched& s, CfsRqId cq, EntityId se, unsigned flags);
+void se_update_runnable(Sched& s, EntityId se);
+// reweight_entity's PELT parts, around the change of se->load.
+void dequeue_load_avg(Sched& s, CfsRqId cq, EntityId se);
+void reweight_load_avg(Sched& s, CfsRqId cq, EntityId se);  // load_avg for the new weight, then enqueue_load_avg
+// calc_group_shares of the group cfs_rq gcq.
+uint64_t calc_group_shares(const Sched& s, CfsRqId gcq);
+void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq);
+
+// Fork, exit, migration and group moves.
+void init_entity_runnable_average(Sched& s, EntityId se);
+void post_init_entity_util_avg(Sched& s, TaskId task);
+void attach_entity_cfs_rq(Sched& s, EntityId se);
+void detach_entity_cfs_rq(Sched& s, EntityId se);
+void remove_entity_load_avg(Sched& s, EntityId se);
+// migrate_task_rq_fair's PELT part: detach (a queued task) or remove (a
+// waking one), then last_update_time = 0 so that the enqueue attaches.
+void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued);
+
+// update_blocked_averages for one CPU, and the model's rhythm for it: at a
+// busy CPU's tick, every CPU's once LOAD_AVG_PERIOD ms have passed
+// (docs/model.md, "PELT").
+void update_blocked_averages(Sched& s, CpuId cpu);
+void blocked_averages_tick(Sched& s);
+
+}  // namespace cfsv

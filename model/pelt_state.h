@@ -1,0 +1,40 @@
+// The PELT fields of the scheduler's objects, v5.15's form (struct sched_avg,
+// include/linux/sched.h; the cfs_rq and task_group fields of
+// kernel/sched/sched.h). model/pelt.h keeps them up to date.
+#pragma once
+#include <cstdint>
+
+#include "arith/pelt.h"
+#include "ids.h"
+
+namespace cfsv {
+
+using SchedAvg = pelt_v5_15::SchedAvg<uint64_t>;
+
+// A sched_entity's load tracking.
+struct EntityPelt {
+  SchedAvg avg;                  // se->avg (util_est left out)
+  uint64_t runnable_weight = 0;  // se->runnable_weight: a group entity's my_q h_nr_running (se_update_runnable)
+  CfsRqId attached;              // the model's own: the cfs_rq its averages are attached to; none when detached
+};
+
+// A cfs_rq's load tracking.
+struct CfsRqPelt {
+  SchedAvg avg;  // cfs_rq->avg
+  // cfs_rq->removed: the averages of entities that left (exit, wakeup
+  // migration), subtracted at this cfs_rq's next update.
+  struct Removed {
+    uint32_t nr = 0;
+    uint64_t load_avg = 0, util_avg = 0, runnable_avg = 0;
+  } removed;
+  bool propagate = false;             // cfs_rq->propagate
+  int64_t prop_runnable_sum = 0;      // cfs_rq->prop_runnable_sum
+  uint64_t tg_load_avg_contrib = 0;   // cfs_rq->tg_load_avg_contrib: its part of tg->load_avg
+  bool on_list = false;               // on its rq's leaf_cfs_rq_list (update_blocked_averages walks it)
+  // The model's own bookkeeping for the invariants: entities attached here,
+  // and the removals queued and applied since boot.
+  uint32_t nr_attached = 0;
+  uint64_t removals_queued = 0, removals_applied = 0;
+};
+
+}  // namespace cfsv
