@@ -107,6 +107,32 @@ TEST(Charts, CsvGivesGroupWeightsAsCalcGroupSharesByHand) {
   }
 }
 
+// PELT signals: a busy nice-0 task from fork (init_entity_runnable_average:
+// load_avg = its weight, util_avg half the CPU's spare capacity, 512) grows
+// its util_avg towards 1024 (after 100 ms of running, 1024 - 512 y^100 ~ 965
+// give or take the first period); its load_avg stays at its weight.
+// The same columns are empty in a profile without the simulator's PELT.
+TEST(Charts, PeltSignalsFollowABusyTaskAndAreEmptyWithoutPelt) {
+  const std::string body = "topology cores=1\ntask a\nrun 100ms\n";
+  const Output r = cfsv({"run", "--series", "a:se.load_avg,a:se.util_avg,cpu0:cfs_rq.util_avg", "--series-step",
+                         "50ms", write_temp(".scn", "kernel v5.15\n" + body)});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = csv_rows(r.out);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows.at(0).at("a:se.util_avg"), "512");
+  const int64_t load = std::stoll(rows.at(100'000'000).at("a:se.load_avg"));
+  const int64_t util = std::stoll(rows.at(100'000'000).at("a:se.util_avg"));
+  EXPECT_GE(load, 1023);
+  EXPECT_LE(load, 1024);
+  EXPECT_GE(util, 955);
+  EXPECT_LE(util, 1024);
+  EXPECT_GT(util, std::stoll(rows.at(50'000'000).at("a:se.util_avg")));
+  EXPECT_EQ(rows.at(100'000'000).at("cpu0:cfs_rq.util_avg"), rows.at(100'000'000).at("a:se.util_avg"));
+  const Output old = cfsv({"run", "--series", "a:se.load_avg", write_temp(".scn", "kernel v4.4\n" + body)});
+  ASSERT_EQ(old.code, 0) << old.err;
+  for (const auto& [t, row] : csv_rows(old.out)) EXPECT_EQ(row.at("a:se.load_avg"), "") << t;
+}
+
 // --phases stops the run before each timed op; the samples are the same.
 TEST(Charts, PhasesDoNotChangeTheSamples) {
   const std::string scn = std::string(CFSV_SOURCE_DIR) + "/examples/cgroup_v2.scn";
