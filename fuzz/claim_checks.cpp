@@ -1,4 +1,5 @@
-// fuzz::check_claim: runs the clang-built fuzz_slice_claims as a subprocess
+// fuzz::check_claim: runs the clang-built target of the claim's kind
+// (fuzz_slice_claims, fuzz_pelt_claims) as a subprocess
 // (CFSV_CLAIM=<id>, CFSV_BUDGET, seeded, budgeted, on a temporary copy of its
 // corpus); the counterexample it reports comes back as data.
 #include "fuzz/claim_checks.h"
@@ -15,7 +16,6 @@ namespace cfsv::fuzz {
 
 namespace {
 namespace fs = std::filesystem;
-constexpr std::string_view kTarget = "fuzz_slice_claims";
 
 struct Plan {
   uint64_t runs;
@@ -52,8 +52,9 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
     r.detail = "not a record of claims/registry.cpp, which the fuzz target looks claims up in";
     return r;
   }
+  const std::string_view target = fuzz_target(claim.kind);
   const std::string bin = config.fuzz_bin_dir.empty() ? default_bin_dir() : config.fuzz_bin_dir;
-  const std::string exe = (fs::path(bin) / kTarget).string();
+  const std::string exe = (fs::path(bin) / target).string();
   std::error_code ec;
   if (!fs::is_regular_file(exe, ec)) {
     r.detail = "libFuzzer build not found at " + exe + "; configure with clang++-14";
@@ -62,7 +63,7 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   TempDir tmp("cfsv-fuzz-claim-");
   std::string err;
   const std::string corpus = tmp.path() + "/corpus", artifacts = tmp.path() + "/artifacts";
-  if (!tmp.ok() || !copy_corpus(seed_corpus_dir(kTarget), corpus, &err) || !copy_corpus("", artifacts, &err)) {
+  if (!tmp.ok() || !copy_corpus(seed_corpus_dir(target), corpus, &err) || !copy_corpus("", artifacts, &err)) {
     r.detail = "cannot set up a working directory: " + (tmp.ok() ? err : "mkdtemp failed");
     return r;
   }
@@ -87,7 +88,7 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   if (!o.process.started) {
     r.detail = "cannot run " + exe + ": " + o.process.error;
   } else if (o.process.timed_out) {
-    r.detail = std::string(kTarget) + " " + o.process.describe() + " (" + stats + ")";
+    r.detail = std::string(target) + " " + o.process.describe() + " (" + stats + ")";
   } else if (o.crashed && o.counterexample) {
     r.verdict = Verdict::refuted;
     r.counterexample = *o.counterexample;
@@ -98,7 +99,7 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
       r.reproducer += "replay: CFSV_CLAIM=" + std::string(claim.id) + " " + exe + " FILE_WITH_THOSE_BYTES\n";
     }
   } else if (o.crashed) {
-    r.detail = std::string(kTarget) + " failed without a counterexample (" + o.process.describe() +
+    r.detail = std::string(target) + " failed without a counterexample (" + o.process.describe() +
                "): " + (o.error_line.empty() ? "no error line" : o.error_line);
   } else {
     r.verdict = Verdict::passed;
