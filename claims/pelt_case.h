@@ -129,16 +129,10 @@ template <Reader R> PeltCase<typename R::value_type> decode_pelt_case(R& r, cons
       return c;
     }
     case PeltShape::tg: {
-      const std::size_t cpus = 1 + r.choose(4);
-      for (std::size_t i = 0; i < cpus; ++i) {
-        static constexpr std::string_view kNames[4][3] = {{"contrib0", "load0", "blocked0"},
-                                                          {"contrib1", "load1", "blocked1"},
-                                                          {"contrib2", "load2", "blocked2"},
-                                                          {"contrib3", "load3", "blocked3"}};
-        in(kNames[i][0], r.range(0, kPeltMaxLoad));
-        in(kNames[i][1], r.range(0, kPeltMaxLoad));  // load_avg; v3.10: runnable_load_avg
-        if (c.era == PeltEra::v3_10) in(kNames[i][2], r.range(0, kPeltMaxLoad));  // blocked_load_avg
-      }
+      in("contrib", r.range(0, kPeltMaxLoad));
+      in("load_avg", r.range(0, kPeltMaxLoad));  // v3.10: runnable_load_avg
+      if (c.era == PeltEra::v3_10) in("blocked_load_avg", r.range(0, kPeltMaxLoad));
+      in("others", r.range(0, kPeltMaxLoad * (kPeltMaxCpus - 1)));  // the other CPUs' contributions
       return c;
     }
     case PeltShape::shares: {
@@ -245,37 +239,27 @@ template <class V> V pelt_decay(PeltEra era, const V& v, const V& n) {
   return pelt_v3_10::decay_load(v, n);
 }
 
-// The tg shape: update_tg_load_avg (v4.4 with force, v5.15 without) or
-// v3.10's __update_cfs_rq_tg_load_contrib on each cfs_rq in turn, starting
-// from tg->load_avg = the sum of the contributions. Gives each contrib and
-// each value (the cfs_rq's load) after, and tg->load_avg.
+// The tg shape: one cfs_rq's update_tg_load_avg (v4.4 with force, v5.15
+// without) or v3.10's __update_cfs_rq_tg_load_contrib, tg->load_avg being
+// its contribution plus the other CPUs'. Every cfs_rq's update is this one,
+// so what holds after it holds after any sequence of them.
 template <class V> struct PeltTg {
-  std::vector<V> contrib, value;
-  V tg_load_avg;
+  V value;        // the cfs_rq's load: load_avg (v3.10: runnable + blocked)
+  V contrib;      // its tg_load_avg_contrib (v3.10: tg_load_contrib) after
+  V tg_load_avg;  // after
 };
 inline uint64_t pelt_tg_shift(PeltEra era) { return era == PeltEra::v3_10 ? 3 : 6; }
 template <class V> PeltTg<V> pelt_tg(const PeltCase<V>& c, const V& force) {
-  PeltTg<V> t{{}, {}, V(0)};
-  std::vector<std::size_t> at;  // where each cfs_rq's values start: contrib, load (v3.10: runnable, blocked)
-  for (std::size_t i = 0; i < c.in.size(); ++i)
-    if (c.in[i].name.starts_with("contrib")) {
-      at.push_back(i);
-      t.contrib.push_back(c.in[i].v);
-      t.value.push_back(c.era == PeltEra::v3_10 ? c.in[i + 1].v + c.in[i + 2].v : c.in[i + 1].v);
-      t.tg_load_avg = t.tg_load_avg + c.in[i].v;
-    }
-  for (std::size_t i = 0; i < at.size(); ++i) {
-    if (c.era == PeltEra::v3_10) {
-      pelt_v3_10::GroupCfsRqAvg<V> q{t.contrib[i], V(0)};
-      pelt_v3_10::TaskGroupAvg<V> tg{t.tg_load_avg, V(0), V(0)};
-      pelt_v3_10::update_cfs_rq_tg_load_contrib(c.in[at[i] + 1].v, c.in[at[i] + 2].v, q, tg, force);
-      t.contrib[i] = q.tg_load_contrib;
-      t.tg_load_avg = tg.load_avg;
-    } else {
-      update_tg_load_avg(t.value[i], t.contrib[i], t.tg_load_avg, force, V(0));
-    }
+  PeltTg<V> t{c["load_avg"], c["contrib"], c["contrib"] + c["others"]};
+  if (c.era != PeltEra::v3_10) {
+    update_tg_load_avg(t.value, t.contrib, t.tg_load_avg, force, V(0));
+    return t;
   }
-  return t;
+  t.value = c["load_avg"] + c["blocked_load_avg"];
+  pelt_v3_10::GroupCfsRqAvg<V> q{t.contrib, V(0)};
+  pelt_v3_10::TaskGroupAvg<V> tg{t.tg_load_avg, V(0), V(0)};
+  pelt_v3_10::update_cfs_rq_tg_load_contrib(c["load_avg"], c["blocked_load_avg"], q, tg, force);
+  return {t.value, q.tg_load_contrib, tg.load_avg};
 }
 
 // calc_group_shares (v5.15) or calc_cfs_shares (v3.10, v4.4) on the case.
@@ -293,19 +277,14 @@ template <class V> auto pelt_holds(const Claim& claim, const PeltCase<V>& c) {
     case ClaimKind::pelt_decay_bounded: return pelt_decay(c.era, c["v"], c["n"]) <= c["v"];
     case ClaimKind::pelt_decay_monotone:
       return pelt_decay(c.era, c["v"], c["n"] + V(1)) <= pelt_decay(c.era, c["v"], c["n"]);
-    case ClaimKind::pelt_tg_force_exact:
+    case ClaimKind::pelt_tg_force_exact: {
+      const PeltTg<V> t = pelt_tg(c, V(1));
+      return t.contrib == t.value && t.tg_load_avg == c["others"] + t.value;
+    }
     case ClaimKind::pelt_tg_threshold: {
-      const bool force = claim.kind == ClaimKind::pelt_tg_force_exact;
-      const PeltTg<V> t = pelt_tg(c, V(force ? 1 : 0));
-      V sum(0), loads(0);
-      auto ok = yes == yes;
-      for (std::size_t i = 0; i < t.contrib.size(); ++i) {
-        sum = sum + t.contrib[i];
-        loads = loads + t.value[i];
-        const V diff = select(t.value[i] >= t.contrib[i], t.value[i] - t.contrib[i], t.contrib[i] - t.value[i]);
-        ok = ok && (force ? t.contrib[i] == t.value[i] : diff <= (t.contrib[i] >> V(pelt_tg_shift(c.era))));
-      }
-      return ok && t.tg_load_avg == sum && (force ? t.tg_load_avg == loads : yes == yes);
+      const PeltTg<V> t = pelt_tg(c, V(0));
+      const V diff = select(t.value >= t.contrib, t.value - t.contrib, t.contrib - t.value);
+      return diff <= (t.contrib >> V(pelt_tg_shift(c.era))) && t.tg_load_avg == c["others"] + t.contrib;
     }
     case ClaimKind::pelt_shares_in_range: {
       const V shares = pelt_shares(c);

@@ -51,8 +51,9 @@ std::string describe_pelt_domain(const Claim& c) {
     case PeltShape::decay:
       return "any u64 v (v3.10: u32, the sums it decays), n = 0..2^52 periods (2^62 ns), " + eras_text(d);
     case PeltShape::tg:
-      return "1..4 cfs_rqs of a task group, each a tg_load_avg_contrib and a load_avg (v3.10: runnable and blocked "
-             "load) of 0..2^40, tg->load_avg their contributions' sum, " + eras_text(d);
+      return "one cfs_rq's update of a task group's load_avg: its contribution and load_avg (v3.10: runnable and "
+             "blocked load) 0..2^40, tg->load_avg that contribution plus 0..8191 x 2^40 from other CPUs, " +
+             eras_text(d);
     case PeltShape::shares:
       return "tg->shares scale_load(MIN_SHARES..MAX_SHARES), cfs_rq load.weight 0..2^22 x scale_load(MAX_SHARES), "
              "load_avg and contrib 0..2^40, tg->load_avg contrib + 0..8191 x 2^40, " + eras_text(d);
@@ -86,17 +87,11 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
       return cx;
     }
     case PeltShape::tg: {
-      const bool force = claim.kind == ClaimKind::pelt_tg_force_exact;
-      const PeltTg<uint64_t> t = pelt_tg(c, uint64_t{force});
-      uint64_t sum = 0, loads = 0;
-      for (std::size_t i = 0; i < t.contrib.size(); ++i) {
-        cx.values.push_back({"contrib" + dec(i) + "'", dec(t.contrib[i])});
-        sum += t.contrib[i];
-        loads += t.value[i];
-      }
+      const PeltTg<uint64_t> t = pelt_tg(c, uint64_t{claim.kind == ClaimKind::pelt_tg_force_exact});
+      cx.values.push_back({"contrib'", dec(t.contrib)});
       cx.values.push_back({"tg_load_avg'", dec(t.tg_load_avg)});
-      cx.summary = (force ? "forced: tg->load_avg " : "unforced: tg->load_avg ") + dec(t.tg_load_avg) +
-                   ", contributions " + dec(sum) + ", loads " + dec(loads) + where(c);
+      cx.summary = "load " + dec(t.value) + ", contribution after " + dec(t.contrib) + ", tg->load_avg after " +
+                   dec(t.tg_load_avg) + " with others " + dec(c["others"]) + where(c);
       return cx;
     }
     case PeltShape::shares: {

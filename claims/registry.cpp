@@ -81,12 +81,12 @@ std::span<const Claim> all_claims() {
        "load_avg <= scale_load_down(weight) after one update of a v4.4 entity from a valid state",
        K::pelt_load_at_most_weight, pelt({P::v4_4}), FeatureSet{}, Shape::none, Expect::refuted},
       {"pelt-tg/force-exact", "tg load_avg with force (v3.10, v4.4)",
-       "after a forced update of every cfs_rq, tg->load_avg is the sum of their loads and each contribution its "
-       "cfs_rq's load",
+       "after a forced update from a cfs_rq, its contribution is its load and tg->load_avg the other "
+       "contributions plus that load",
        K::pelt_tg_force_exact, pelt({P::v3_10, P::v4_4}), FeatureSet{}, Shape::none, Expect::holds},
       {"pelt-tg/threshold", "tg load_avg without force",
-       "after an unforced update of every cfs_rq, tg->load_avg is the sum of the contributions and each "
-       "contribution is within contrib / 64 of its cfs_rq's load (v3.10: contrib / 8)",
+       "after an unforced update from a cfs_rq, tg->load_avg is the sum of the contributions and the cfs_rq's is "
+       "within contrib / 64 of its load (v3.10: contrib / 8)",
        K::pelt_tg_threshold, pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
       {"pelt-shares/in-range", "group shares from PELT",
        "calc_group_shares (v5.15; calc_cfs_shares in v3.10 and v4.4) is in [MIN_SHARES, tg->shares]",

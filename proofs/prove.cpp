@@ -33,6 +33,7 @@ std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::proved: return "proved";
     case Outcome::refuted: return "refuted";
+    case Outcome::passed: return "passed";
     case Outcome::unknown: return "unknown";
   }
   return "?";
@@ -42,6 +43,7 @@ Verdict to_verdict(Outcome o) {
   switch (o) {
     case Outcome::proved: return Verdict::proved;
     case Outcome::refuted: return Verdict::refuted;
+    case Outcome::passed: return Verdict::passed;
     case Outcome::unknown: return Verdict::unknown;
   }
   return Verdict::unknown;
