@@ -24,15 +24,18 @@ uint64_t split_for(ClaimKind k) { return pelt_shape(k) == PeltShape::update ? 2 
 // claim), timeouts of 15 s for an update, on this 2-core machine.
 bool sat_decides(ClaimKind k) { return pelt_shape(k) == PeltShape::tg || pelt_shape(k) == PeltShape::shares; }
 
-// A Reader of concrete Sym values drawn as the properties engine draws them:
-// a choice and a range of up to 64 values uniformly, a wider range
-// log-uniformly (a bit width, then a value of that width).
+// A Reader of concrete Sym values: a choice uniformly; a range's low or high
+// end one time in 8 each (where bounds are at stake: a full sum, the
+// heaviest weight, the longest gap), else as the properties engine draws:
+// up to 64 values uniformly, a wider range log-uniformly (a bit width, then
+// a value of that width).
 class SampledReader {
  public:
   using value_type = Sym;
   explicit SampledReader(DeterministicRandom& rng) : rng_(rng) {}
   std::size_t choose(std::size_t n) { return static_cast<std::size_t>(rng_.below(n)); }
   Sym range(uint64_t lo, uint64_t hi) {
+    if (const uint64_t end = rng_.below(8); end < 2) return Sym(end ? hi : lo);
     if (hi - lo < 64) return Sym(rng_.range(lo, hi));
     const uint64_t width = rng_.range(std::bit_width(lo), std::bit_width(hi));
     const uint64_t band_lo = width ? uint64_t{1} << (width - 1) : 0;
@@ -54,7 +57,7 @@ PeltCase<uint64_t> folded(const PeltCase<Sym>& c) {
 // The claim's terms evaluated by Z3 on sampled cases of its domain: a test,
 // reported as passed, or refuted by the first case that folds to false.
 ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
-  const uint64_t samples = PerBudget<uint64_t>{100, 500, 100000}.at(config.budget);
+  const uint64_t samples = PerBudget<uint64_t>{300, 1000, 100000}.at(config.budget);
   ProofResult res;
   DeterministicRandom rng(config.seed);
   QueryStat stat{std::to_string(samples) + " sampled cases, each folded by Z3's simplifier", Outcome::passed, 0};
@@ -142,8 +145,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
   }
   if (!unknown.empty()) {
     res.outcome = Outcome::unknown;
-    res.detail = unknown.front();
-    for (std::size_t i = 1; i < unknown.size(); ++i) res.detail += "; " + unknown[i];
+    res.detail = join_reasons(unknown);
     return res;
   }
   res.outcome = Outcome::proved;
