@@ -34,12 +34,15 @@ std::string update_summary(const Claim& claim, const PeltCase<uint64_t>& c, std:
     case ClaimKind::pelt_no_overflow:
       return (wrapped.empty() ? "no wrap" : wrapped + " wrapped") + bounds + " in one update" + where(c);
     case ClaimKind::pelt_util_at_most:
-      return "util_avg " + dec(after("util_avg")) + (after("util_avg") > claim.domain.pelt.util_limit ? " > " : " <= ") +
-             dec(claim.domain.pelt.util_limit) + bounds + " after one update" + where(c);
-    default: break;
+      return "util_avg " + dec(after("util_avg")) +
+             (after("util_avg") > claim.domain.pelt.util_limit ? " > " : " <= ") + dec(claim.domain.pelt.util_limit) +
+             bounds + " after one update" + where(c);
+    default:
+      break;
   }
   const bool v3 = c.era == PeltEra::v3_10;
-  const uint64_t load = after(v3 ? "load_avg_contrib" : "load_avg"), cap = v3 ? c["weight"] : scale_load_down(c["weight"], res);
+  const uint64_t load = after(v3 ? "load_avg_contrib" : "load_avg"),
+                 cap = v3 ? c["weight"] : scale_load_down(c["weight"], res);
   return std::string(v3 ? "load_avg_contrib " : "load_avg ") + dec(load) + (load > cap ? " > " : " <= ") +
          (v3 ? "weight " : "scale_load_down(weight) ") + dec(cap) + bounds + " after one update" + where(c);
 }
@@ -56,16 +59,18 @@ std::string describe_pelt_domain(const Claim& c) {
              eras_text(d);
     case PeltShape::shares:
       return "tg->shares scale_load(MIN_SHARES..MAX_SHARES), cfs_rq load.weight 0..2^22 x scale_load(MAX_SHARES), "
-             "load_avg and contrib 0..2^40, tg->load_avg contrib + 0..8191 x 2^40, " + eras_text(d);
-    case PeltShape::update: break;
+             "load_avg and contrib 0..2^40, tg->load_avg contrib + 0..8191 x 2^40, " +
+             eras_text(d);
+    case PeltShape::update:
+      break;
   }
   return "one update of an entity (v5.15, v4.4: weight MIN_SHARES..scale_load(MAX_SHARES), runnable 1..2^22 "
          "tasks; v3.10: a task of any nice level), on_rq and running either way, last_update_time and now "
          "0..2^62 ns either way, from a valid state (v5.15: load_sum <= divider, util_sum <= (divider + 47) << 10, "
          "runnable_sum <= 2^22 x that; v4.4: load_sum <= w (LOAD_AVG_MAX + 64 + period_contrib), util_sum the "
          "same for w = 1024; v3.10: runnable_avg_sum <= runnable_avg_period < 48 x 1024; averages within the "
-         "claim's bound), the update keeping those bounds, util_avg <= " + dec(d.util_limit) + " before, " +
-         eras_text(d);
+         "claim's bound), the update keeping those bounds, util_avg <= " +
+         dec(d.util_limit) + " before, " + eras_text(d);
 }
 
 Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>& c) {
@@ -73,17 +78,19 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
   cx.claim = std::string(claim.id);
   cx.values.push_back({"era", std::string(era_name(c.era))});
   for (const PeltValue<uint64_t>& x : c.in)
-    if (x.name == "nice_rank") cx.values.push_back({"nice", std::to_string(nice_of_rank(x.v))});
-    else cx.values.push_back({std::string(x.name), dec(x.v)});
+    if (x.name == "nice_rank")
+      cx.values.push_back({"nice", std::to_string(nice_of_rank(x.v))});
+    else
+      cx.values.push_back({std::string(x.name), dec(x.v)});
   switch (pelt_shape(claim.kind)) {
     case PeltShape::decay: {
       const uint64_t a = pelt_decay(c.era, c["v"], c["n"]), b = pelt_decay(c.era, c["v"], c["n"] + 1);
       cx.values.push_back({"decay_load(v,n)", dec(a)});
       cx.values.push_back({"decay_load(v,n+1)", dec(b)});
-      cx.summary = claim.kind == ClaimKind::pelt_decay_bounded
-                       ? "decay_load(v, n) " + dec(a) + (a > c["v"] ? " > v " : " <= v ") + dec(c["v"]) + where(c)
-                       : "decay_load(v, n + 1) " + dec(b) + (b > a ? " > " : " <= ") + "decay_load(v, n) " + dec(a) +
-                             where(c);
+      cx.summary =
+          claim.kind == ClaimKind::pelt_decay_bounded
+              ? "decay_load(v, n) " + dec(a) + (a > c["v"] ? " > v " : " <= v ") + dec(c["v"]) + where(c)
+              : "decay_load(v, n + 1) " + dec(b) + (b > a ? " > " : " <= ") + "decay_load(v, n) " + dec(a) + where(c);
       return cx;
     }
     case PeltShape::tg: {
@@ -100,7 +107,8 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
       cx.summary = "shares " + dec(shares) + " against [MIN_SHARES, tg->shares " + dec(c["tg_shares"]) + "]" + where(c);
       return cx;
     }
-    case PeltShape::update: break;
+    case PeltShape::update:
+      break;
   }
   cx.summary = update_summary(claim, c, cx.values);
   return cx;

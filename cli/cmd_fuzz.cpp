@@ -176,7 +176,8 @@ int cmd_fuzz(int argc, char** argv) {
       .option("crashes", &crashes, "DIR", "where crash inputs go (default cfsv-fuzz/<target>/crashes)")
       .option("seed", &seed, "N", "libFuzzer seed (default 1; printed)")
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
-      .option("claim", &claim, "ID", "for fuzz_slice_claims and fuzz_pelt_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
+      .option("claim", &claim, "ID",
+              "for fuzz_slice_claims and fuzz_pelt_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
       .option("crash", &given, "FILE",
               "no campaign: report on this crash input (found elsewhere, e.g. by ClusterFuzzLite) as on one "

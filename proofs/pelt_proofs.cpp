@@ -77,8 +77,8 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
     if (br.outcome != Outcome::refuted || !cx) {
       res.outcome = Outcome::unknown;
       res.detail = br.outcome != Outcome::refuted ? br.reason
-                                                 : "BUG: Z3's evaluation and the uint64_t model disagree at " +
-                                                       format_counterexample(pelt_counterexample(claim, concrete));
+                                                  : "BUG: Z3's evaluation and the uint64_t model disagree at " +
+                                                        format_counterexample(pelt_counterexample(claim, concrete));
       return res;
     }
     res.outcome = Outcome::refuted;
@@ -90,9 +90,9 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
   res.queries.push_back(stat);
   res.seconds = stat.seconds;
   res.outcome = Outcome::passed;
-  res.detail = "not proved (bit-blasting decay_load's 64-bit products and an update's divisions times out); Z3's "
-               "evaluation of the same terms on " + std::to_string(samples) + " sampled cases (seed " +
-               std::to_string(config.seed) + ") found no counterexample";
+  res.detail = "sampled, not proved: " + std::to_string(samples) + " cases (seed " + std::to_string(config.seed) +
+               ") folded by Z3 with no counterexample; bit-blasting decay_load's 64-bit products and an update's "
+               "divisions does not decide in the budget";
   return res;
 }
 
@@ -106,7 +106,8 @@ PeltCase<uint64_t> evaluate(const PeltCase<Sym>& c, const z3::model& m) {
 std::string label(const PeltCase<Sym>& c) {
   std::string s = "era " + std::string(era_name(c.era));
   for (const PeltValue<Sym>& x : c.in)
-    if (uint64_t v = 0; x.v.expr().is_numeral_u64(v) && x.name != "n") s += " " + std::string(x.name) + "=" + std::to_string(v);
+    if (uint64_t v = 0; x.v.expr().is_numeral_u64(v) && x.name != "n")
+      s += " " + std::string(x.name) + "=" + std::to_string(v);
   return s;
 }
 

@@ -52,8 +52,14 @@ RC_GTEST_PROP(PeltClaims, TheDecoderReadsOnlyValidStates, ()) {
 PeltCase<uint64_t> v3_10_task(int nice) {
   // Runnable, 346 periods since the last update: runnable_avg_sum reaches 48389.
   return {PeltEra::v3_10,
-          {{"last_update_time", 0}, {"now", 363102208}, {"nice_rank", rank_of_nice(nice)}, {"weight", nice_to_weight(nice)}, {"on_rq", 1},
-           {"runnable_avg_period", 33109}, {"runnable_avg_sum", 33109}, {"load_avg_contrib", 0}}};
+          {{"last_update_time", 0},
+           {"now", 363102208},
+           {"nice_rank", rank_of_nice(nice)},
+           {"weight", nice_to_weight(nice)},
+           {"on_rq", 1},
+           {"runnable_avg_period", 33109},
+           {"runnable_avg_sum", 33109},
+           {"load_avg_contrib", 0}}};
 }
 
 TEST(PeltClaims, V3_10sContributionWrapsAtNiceMinus20Only) {
@@ -70,9 +76,19 @@ TEST(PeltClaims, V3_10sContributionWrapsAtNiceMinus20Only) {
 TEST(PeltClaims, V5_15sUtilReaches1025FromAFullSumButNot1026) {
   // util_sum at its bound (divider + 47) << 10 at period_contrib 0, one period running.
   const PeltCase<uint64_t> c{PeltEra::v5_15,
-                             {{"last_update_time", 0}, {"now", 1048576}, {"weight", 2}, {"on_rq", 1}, {"running", 1},
-                              {"period_contrib", 0}, {"runnable", 1}, {"load_sum", 46718}, {"util_sum", 47887360},
-                              {"runnable_sum", 47887360}, {"load_avg", 0}, {"util_avg", 0}, {"runnable_avg", 0}}};
+                             {{"last_update_time", 0},
+                              {"now", 1048576},
+                              {"weight", 2},
+                              {"on_rq", 1},
+                              {"running", 1},
+                              {"period_contrib", 0},
+                              {"runnable", 1},
+                              {"load_sum", 46718},
+                              {"util_sum", 47887360},
+                              {"runnable_sum", 47887360},
+                              {"load_avg", 0},
+                              {"util_avg", 0},
+                              {"runnable_avg", 0}}};
   const std::optional<Counterexample> cx = check_pelt_case(claim("pelt-util/bounded"), c);
   ASSERT_TRUE(cx);
   EXPECT_EQ(value_of(cx->values, "util_avg'"), "1025") << format_counterexample(*cx);
