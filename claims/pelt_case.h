@@ -146,38 +146,46 @@ template <Reader R> PeltCase<typename R::value_type> decode_pelt_case(R& r, cons
     case PeltShape::update: break;
   }
   const uint64_t limit = d.util_limit;
+  // Two structural choices pick parts of the domain where its bounds are at
+  // stake, so that testing engines meet them: `busy`, an entity queued and
+  // running (v3.10: a nice -20 task) with every sum at its bound; `tick`, an
+  // update within 4 periods of the last (as the tick makes them).
+  const bool busy = r.choose(2) == 1, tick = r.choose(2) == 1;
+  const auto sum = [&r, busy](const V& cap, uint64_t max) { return busy ? cap : detail::below_cap(r, cap, max); };
+  const auto flag = [&r, busy](const V& hi) { return busy ? hi : r.range(V(0), hi, 1); };
   // now = last_update_time + delta, or - delta (one case in 8: time going backwards).
   const V last = in("last_update_time", r.range(0, kPeltMaxClock));
-  const V delta = r.range(0, kPeltMaxClock), back = r.range(0, 7);
+  const V delta = r.range(0, tick ? 4 * (kPeltPeriodUs << kPeltUnitShift) : kPeltMaxClock), back = r.range(0, 7);
   in("now", select(back == V(7), last - min(last, delta), last + delta));
   if (c.era == PeltEra::v3_10) {
-    const V w = in("weight", nice_weight_of_rank(in("nice_rank", r.range(0, kNiceLevels - 1))));
-    in("on_rq", r.range(0, 1));
-    const V period = in("runnable_avg_period", r.range(0, kPeltV3PeriodMax));
-    in("runnable_avg_sum", detail::below_cap(r, period, kPeltV3PeriodMax));
+    const V rank = busy ? V(rank_of_nice(-20)) : r.range(0, kNiceLevels - 1);
+    const V w = in("weight", nice_weight_of_rank(in("nice_rank", rank)));
+    in("on_rq", flag(V(1)));
+    const V period = in("runnable_avg_period", sum(V(kPeltV3PeriodMax), kPeltV3PeriodMax));
+    in("runnable_avg_sum", sum(period, kPeltV3PeriodMax));
     in("load_avg_contrib", r.range(V(0), w, nice_to_weight(-20)));
     return c;
   }
   const uint64_t max_w = scale_load(kFairMaxShares, res);
   const V w = in("weight", r.range(kFairMinShares, max_w));
-  const V on_rq = in("on_rq", r.range(0, 1));
-  in("running", r.range(V(0), on_rq, 1));
+  const V on_rq = in("on_rq", flag(V(1)));
+  in("running", flag(on_rq));
   const V pc = in("period_contrib", r.range(0, kPeltPeriodUs - 1));
   const V se_weight = scale_load_down(w, res);
   const uint64_t max_se = scale_load_down(max_w, res);
   if (c.era == PeltEra::v4_4) {
     const uint64_t max_cap = pelt_v4_sum_cap(max_se, kPeltPeriodUs - 1);
-    in("load_sum", detail::below_cap(r, pelt_v4_sum_cap(se_weight, pc), max_cap));
-    in("util_sum", detail::below_cap(r, pelt_v4_sum_cap(V(kSchedCapacityScale), pc), max_cap));
+    in("load_sum", sum(pelt_v4_sum_cap(se_weight, pc), max_cap));
+    in("util_sum", sum(pelt_v4_sum_cap(V(kSchedCapacityScale), pc), max_cap));
     in("load_avg", r.range(V(0), se_weight, max_se));
     in("util_avg", r.range(0, limit));
     return c;
   }
   const uint64_t max_cap = pelt_v5_sum_cap(kPeltPeriodUs - 1);
   in("runnable", r.range(on_rq, on_rq * V(kPeltMaxTasks), kPeltMaxTasks));
-  in("load_sum", detail::below_cap(r, pelt_v5_divider(pc), pelt_v5_divider(kPeltPeriodUs - 1)));
-  in("util_sum", detail::below_cap(r, pelt_v5_sum_cap(pc), max_cap));
-  in("runnable_sum", detail::below_cap(r, V(kPeltMaxTasks) * pelt_v5_sum_cap(pc), kPeltMaxTasks * max_cap));
+  in("load_sum", sum(pelt_v5_divider(pc), pelt_v5_divider(kPeltPeriodUs - 1)));
+  in("util_sum", sum(pelt_v5_sum_cap(pc), max_cap));
+  in("runnable_sum", sum(V(kPeltMaxTasks) * pelt_v5_sum_cap(pc), kPeltMaxTasks * max_cap));
   in("load_avg", r.range(V(0), se_weight, max_se));
   in("util_avg", r.range(0, limit));
   in("runnable_avg", r.range(0, kPeltMaxTasks * limit));

@@ -22,7 +22,7 @@ std::string update_summary(const Claim& claim, const PeltCase<uint64_t>& c, std:
   const std::vector<PeltValue<Tracked<uint64_t>>> out = pelt_update<Tracked<uint64_t>>(c);
   std::string wrapped;
   for (const PeltValue<Tracked<uint64_t>>& x : out) {
-    values.push_back({std::string(x.name) + "'", dec(x.v.value())});
+    values.push_back({"after_" + std::string(x.name), dec(x.v.value())});
     if (x.v.wrapped()) wrapped += (wrapped.empty() ? "" : ",") + std::string(x.name);
   }
   if (!wrapped.empty()) values.push_back({"wrapped", wrapped});
@@ -85,8 +85,8 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
   switch (pelt_shape(claim.kind)) {
     case PeltShape::decay: {
       const uint64_t a = pelt_decay(c.era, c["v"], c["n"]), b = pelt_decay(c.era, c["v"], c["n"] + 1);
-      cx.values.push_back({"decay_load(v,n)", dec(a)});
-      cx.values.push_back({"decay_load(v,n+1)", dec(b)});
+      cx.values.push_back({"decay_n", dec(a)});
+      cx.values.push_back({"decay_n_plus_1", dec(b)});
       cx.summary =
           claim.kind == ClaimKind::pelt_decay_bounded
               ? "decay_load(v, n) " + dec(a) + (a > c["v"] ? " > v " : " <= v ") + dec(c["v"]) + where(c)
@@ -95,8 +95,8 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
     }
     case PeltShape::tg: {
       const PeltTg<uint64_t> t = pelt_tg(c, uint64_t{claim.kind == ClaimKind::pelt_tg_force_exact});
-      cx.values.push_back({"contrib'", dec(t.contrib)});
-      cx.values.push_back({"tg_load_avg'", dec(t.tg_load_avg)});
+      cx.values.push_back({"after_contrib", dec(t.contrib)});
+      cx.values.push_back({"after_tg_load_avg", dec(t.tg_load_avg)});
       cx.summary = "load " + dec(t.value) + ", contribution after " + dec(t.contrib) + ", tg->load_avg after " +
                    dec(t.tg_load_avg) + " with others " + dec(c["others"]) + where(c);
       return cx;

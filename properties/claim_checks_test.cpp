@@ -13,15 +13,12 @@ const CheckConfig kSmoke = smoke_config(1);
 
 TEST(ClaimChecks, EveryRegisteredClaimGetsTheVerdictItExpects) {
   for (const Claim& claim : all_claims()) {
-    // The PELT refutations are rarer (util_avg 1025: about one case in a
-    // few hundred); smoke's 100 cases may miss them: the ci budget's 1000.
-    const bool pelt = is_pelt_kind(claim.kind);
-    const EngineResult r = check_claim(claim, pelt ? CheckConfig{} : kSmoke);
+    const EngineResult r = check_claim(claim, kSmoke);
     EXPECT_EQ(r.engine, Engine::properties);
     EXPECT_TRUE(agrees(claim.expect, r.verdict))
         << claim.id << ": expected " << to_string(claim.expect) << ", got " << to_string(r.verdict) << ": " << r.detail;
     if (r.verdict == Verdict::passed) {
-      EXPECT_EQ(r.detail, pelt ? "1000 cases" : "100 cases") << claim.id;
+      EXPECT_EQ(r.detail, "100 cases") << claim.id;
     }
     if (r.verdict == Verdict::refuted) {
       EXPECT_FALSE(r.reproducer.empty()) << claim.id;

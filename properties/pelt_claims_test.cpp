@@ -66,8 +66,8 @@ TEST(PeltClaims, V3_10sContributionWrapsAtNiceMinus20Only) {
   const std::optional<Counterexample> cx = check_pelt_case(claim("pelt-sums/no-overflow-v3.10"), v3_10_task(-20));
   ASSERT_TRUE(cx);
   EXPECT_EQ(value_of(cx->values, "wrapped"), "load_avg_contrib") << format_counterexample(*cx);
-  EXPECT_EQ(value_of(cx->values, "runnable_avg_sum'"), "48389");
-  EXPECT_EQ(value_of(cx->values, "load_avg_contrib'"), "1");  // 48389 * 88761 mod 2^32 / 48390
+  EXPECT_EQ(value_of(cx->values, "after_runnable_avg_sum"), "48389");
+  EXPECT_EQ(value_of(cx->values, "after_load_avg_contrib"), "1");  // 48389 * 88761 mod 2^32 / 48390
   EXPECT_FALSE(check_pelt_case(claim("pelt-sums/no-overflow-v3.10"), v3_10_task(-19)));
   // The wrapped contribution is small, so the load claim still holds there.
   EXPECT_FALSE(check_pelt_case(claim("pelt-load/at-most-weight"), v3_10_task(-20)));
@@ -91,7 +91,7 @@ TEST(PeltClaims, V5_15sUtilReaches1025FromAFullSumButNot1026) {
                               {"runnable_avg", 0}}};
   const std::optional<Counterexample> cx = check_pelt_case(claim("pelt-util/bounded"), c);
   ASSERT_TRUE(cx);
-  EXPECT_EQ(value_of(cx->values, "util_avg'"), "1025") << format_counterexample(*cx);
+  EXPECT_EQ(value_of(cx->values, "after_util_avg"), "1025") << format_counterexample(*cx);
   EXPECT_EQ(cx->summary, "util_avg 1025 > 1024 after one update (era v5.15)");
   EXPECT_FALSE(check_pelt_case(claim("pelt-util/bounded-1025"), c));
 }
