@@ -7,6 +7,7 @@
 
 #include "claims/calc_delta_case.h"
 #include "claims/counterexample.h"
+#include "claims/pelt_case.h"
 #include "claims/slice_trace.h"
 
 namespace cfsv {
@@ -16,6 +17,11 @@ Counterexample calc_delta_counterexample(const Claim& claim, const CalcDeltaCase
 
 // nullopt when the slice claim holds on the case, else its counterexample.
 std::optional<Counterexample> check_slice_case(const Claim& claim, const SliceCase<uint64_t>& c);
+
+// A PELT claim's failing case: every input and what the model computed.
+Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>& c);
+// nullopt when the PELT claim holds on the case, else its counterexample.
+std::optional<Counterexample> check_pelt_case(const Claim& claim, const PeltCase<uint64_t>& c);
 
 // nullopt when the claim holds on the case `r` decodes, else its counterexample.
 template <Reader R>
@@ -27,6 +33,7 @@ std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
     if (calc_delta_loop(c.delta, c.weight, c.lw, res) == calc_delta(c.delta, c.weight, c.lw, res)) return std::nullopt;
     return calc_delta_counterexample(claim, c);
   }
+  if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
   return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "claims/pelt_case.h"
 #include "claims/slice_case.h"
 
 namespace cfsv {
@@ -12,6 +13,14 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::equal_weights_exact_set: return "equal_weights_exact_set";
     case ClaimKind::equal_weights_rounding: return "equal_weights_rounding";
     case ClaimKind::calc_delta_loop_equals_fls: return "calc_delta_loop_equals_fls";
+    case ClaimKind::pelt_decay_bounded: return "pelt_decay_bounded";
+    case ClaimKind::pelt_decay_monotone: return "pelt_decay_monotone";
+    case ClaimKind::pelt_no_overflow: return "pelt_no_overflow";
+    case ClaimKind::pelt_util_at_most: return "pelt_util_at_most";
+    case ClaimKind::pelt_load_at_most_weight: return "pelt_load_at_most_weight";
+    case ClaimKind::pelt_tg_force_exact: return "pelt_tg_force_exact";
+    case ClaimKind::pelt_tg_threshold: return "pelt_tg_threshold";
+    case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
   }
   return "?";
 }
@@ -31,7 +40,39 @@ std::string_view to_string(Shape s) {
   return "?";
 }
 
-bool is_slice_kind(ClaimKind k) { return k != ClaimKind::calc_delta_loop_equals_fls; }
+bool is_slice_kind(ClaimKind k) {
+  return k == ClaimKind::slice_at_least_min_gran || k == ClaimKind::equal_weights_exact_set ||
+         k == ClaimKind::equal_weights_rounding;
+}
+bool is_pelt_kind(ClaimKind k) { return !is_slice_kind(k) && k != ClaimKind::calc_delta_loop_equals_fls; }
+std::string_view fuzz_target(ClaimKind k) { return is_pelt_kind(k) ? "fuzz_pelt_claims" : "fuzz_slice_claims"; }
+
+std::string_view era_name(PeltEra e) {
+  switch (e) {
+    case PeltEra::v3_10: return "v3.10";
+    case PeltEra::v4_4: return "v4.4";
+    case PeltEra::v5_15: return "v5.15";
+  }
+  return "?";
+}
+
+LoadResolution resolution_of(PeltEra e) {
+  switch (e) {
+    case PeltEra::v3_10: return kLoadResolutionV3_10;
+    case PeltEra::v4_4: return kLoadResolutionV3_13;
+    case PeltEra::v5_15: break;
+  }
+  return kLoadResolutionV5_7;
+}
+
+std::vector<std::string_view> era_names(const Claim& c) {
+  std::vector<std::string_view> out;
+  if (is_pelt_kind(c.kind))
+    for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
+  else
+    for (Era e : c.domain.eras) out.push_back(era_name(e));
+  return out;
+}
 
 const Claim* claim_by_id(std::string_view id) {
   for (const Claim& c : all_claims())
@@ -94,6 +135,7 @@ std::string tunables_text(const Domain& d) {
 
 std::string describe(const Claim& c, Budget b) {
   const Domain& d = c.domain;
+  if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
   if (!is_slice_kind(c.kind))
     return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
            "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(d);

@@ -22,10 +22,34 @@ enum class ClaimKind {
   equal_weights_rounding,      // sched_slice >= min_granularity - ceil(n * w * min_granularity / 2^32),
                                //   less ceil(2^15 / (n * w)) more in the v3.10 era (calc_delta_mine)
   calc_delta_loop_equals_fls,  // calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)
+  // PELT (claims/pelt_case.h): decoded by decode_pelt_case, stated by pelt_holds.
+  pelt_decay_bounded,         // decay_load(v, n) <= v
+  pelt_decay_monotone,        // decay_load(v, n + 1) <= decay_load(v, n)
+  pelt_no_overflow,           // one update from a valid state: no sum, product or u32 field wraps
+  pelt_util_at_most,          // one update from a valid state: util_avg <= the domain's util_limit
+  pelt_load_at_most_weight,   // one update from a valid state: load_avg <= scale_load_down(weight)
+  pelt_tg_force_exact,        // forced updates: tg->load_avg == the sum of the cfs_rqs' loads
+  pelt_tg_threshold,          // unforced: each contribution within contrib >> the era's shift of its load
+  pelt_shares_in_range,       // calc_group_shares in [MIN_SHARES, tg->shares]
 };
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
+bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/pelt_case.h)
+std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
+
+// PELT's arithmetic as the profiles of the same names have it
+// (model/arith/pelt_v3.h, pelt_v4.h, pelt.h), each with its load resolution.
+enum class PeltEra { v3_10, v4_4, v5_15 };
+std::string_view era_name(PeltEra e);
+LoadResolution resolution_of(PeltEra e);
+
+// What a PELT claim quantifies over beyond the kernel's ranges (claims/pelt_case.h).
+struct PeltDomain {
+  std::vector<PeltEra> eras;
+  uint64_t util_limit = 1024;  // pelt_util_at_most's bound
+  bool operator==(const PeltDomain&) const = default;
+};
 
 // The weights on the task's path a slice claim ranges over.
 enum class Weights {
@@ -36,14 +60,15 @@ enum class Weights {
 
 std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
 
-// What a claim quantifies over. Slice claims use every field; calc-delta
-// claims only `eras`.
+// What a claim quantifies over. Slice claims use every field but `pelt`;
+// calc-delta claims only `eras`; PELT claims only `pelt`.
 struct Domain {
   unsigned min_depth = 1, max_depth = 3;             // cfs_rq levels on the task's path
   PerBudget<uint64_t> max_tasks = {1000, 1000, 1000};  // tasks on the rq, the task counted as queued
   Weights weights = Weights::any;
   unsigned min_cpus = 4, max_cpus = 4;  // boot tunables (log scaling) of this many CPUs
   std::vector<Era> eras = {Era::v5_7};  // the arithmetic, each era checked
+  PeltDomain pelt = {};
   bool operator==(const Domain&) const = default;
 };
 
@@ -86,6 +111,9 @@ std::vector<const Claim*> select_claims(std::span<const std::string> selectors, 
 // The CPU counts whose boot tunables differ, the first of each, in
 // [domain.min_cpus, domain.max_cpus]; decoders choose among them.
 std::vector<unsigned> distinct_tunables_cpus(const Domain& d);
+
+// The names of the eras a claim is checked in: its PELT eras for a PELT kind.
+std::vector<std::string_view> era_names(const Claim& c);
 
 // "depth 1..3, a task of any nice level, ..., at most 1000 tasks, 4 CPUs
 // (latency 18000000 ns, ...), era v5.7 (__calc_delta, ...)"

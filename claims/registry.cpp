@@ -12,6 +12,12 @@ using K = ClaimKind;
 // slice reads that level only), at most 16 / 32 / 1000 tasks by budget.
 Domain equal_weights(Era era) { return {1, 1, {16, 32, 1000}, Weights::equal_on_task_rq, 4, 4, {era}}; }
 
+// A PELT claim's domain: the kernel's ranges (claims/pelt_case.h) in these eras.
+Domain pelt(std::vector<PeltEra> eras, uint64_t util_limit = 1024) {
+  return Domain{.pelt = {std::move(eras), util_limit}};
+}
+using P = PeltEra;
+
 }  // namespace
 
 // Built on first use: other static initialisers may ask for the claims.
@@ -51,6 +57,40 @@ std::span<const Claim> all_claims() {
        "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) wherever the kernel's shift is defined",
        K::calc_delta_loop_equals_fls, Domain{.eras = {Era::v5_7, Era::v4_7, Era::v3_13}}, FeatureSet{}, Shape::none,
        Expect::holds},
+      {"pelt-decay/bounded", "PELT decay", "decay_load(v, n) <= v", K::pelt_decay_bounded,
+       pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-decay/monotone", "PELT decay", "decay_load(v, n + 1) <= decay_load(v, n)", K::pelt_decay_monotone,
+       pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-sums/no-overflow", "PELT sums (v4.4, v5.15)",
+       "one update of an entity from a valid state wraps no u64 or u32 value it writes, and keeps the state valid",
+       K::pelt_no_overflow, pelt({P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-sums/no-overflow-v3.10", "PELT sums (v3.10)",
+       "one update of a task from a valid v3.10 state wraps no u64 or u32 value it writes, and keeps the state valid",
+       K::pelt_no_overflow, pelt({P::v3_10}), FeatureSet{}, Shape::none, Expect::refuted},
+      {"pelt-util/bounded", "PELT util_avg (v5.15)",
+       "util_avg <= 1024 after one update of an entity from a valid state", K::pelt_util_at_most, pelt({P::v5_15}),
+       FeatureSet{}, Shape::none, Expect::refuted},
+      {"pelt-util/bounded-1025", "PELT util_avg (v5.15)",
+       "util_avg <= 1025 after one update of an entity from a valid state with util_avg <= 1025",
+       K::pelt_util_at_most, pelt({P::v5_15}, 1025), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-load/at-most-weight", "PELT load_avg (v3.10, v5.15)",
+       "load_avg <= scale_load_down(weight) after one update of an entity from a valid state (v3.10: a task's "
+       "load_avg_contrib <= its weight)",
+       K::pelt_load_at_most_weight, pelt({P::v3_10, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-load/at-most-weight-v4.4", "PELT load_avg (v4.4)",
+       "load_avg <= scale_load_down(weight) after one update of a v4.4 entity from a valid state",
+       K::pelt_load_at_most_weight, pelt({P::v4_4}), FeatureSet{}, Shape::none, Expect::refuted},
+      {"pelt-tg/force-exact", "tg load_avg with force (v3.10, v4.4)",
+       "after a forced update from a cfs_rq, its contribution is its load and tg->load_avg the other "
+       "contributions plus that load",
+       K::pelt_tg_force_exact, pelt({P::v3_10, P::v4_4}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-tg/threshold", "tg load_avg without force",
+       "after an unforced update from a cfs_rq, tg->load_avg is the sum of the contributions and the cfs_rq's is "
+       "within contrib / 64 of its load (v3.10: contrib / 8)",
+       K::pelt_tg_threshold, pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-shares/in-range", "group shares from PELT",
+       "calc_group_shares (v5.15; calc_cfs_shares in v3.10 and v4.4) is in [MIN_SHARES, tg->shares]",
+       K::pelt_shares_in_range, pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
   };
   return kClaims;
 }

@@ -155,8 +155,7 @@ template <class V> auto slice_conjecture(ClaimKind k, const SliceCase<V>& c, con
   switch (k) {
     case ClaimKind::equal_weights_exact_set: return (slice >= t.min_granularity) == (c.n() < t.nr_latency);
     case ClaimKind::equal_weights_rounding: return slice + rounding_allowance(c) >= t.min_granularity;
-    case ClaimKind::slice_at_least_min_gran:
-    case ClaimKind::calc_delta_loop_equals_fls: break;
+    default: break;
   }
   return slice >= t.min_granularity;
 }

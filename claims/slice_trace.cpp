@@ -50,8 +50,7 @@ std::string summary(const Claim& claim, const SliceCase<uint64_t>& c, const Slic
     case ClaimKind::equal_weights_rounding:
       return dec(c.n()) + " equal-weight tasks: sched_slice " + dec(t.slice) + " ns + allowance " +
              dec(rounding_allowance(c)) + " ns < min_granularity " + dec(mg) + " ns" + where;
-    case ClaimKind::slice_at_least_min_gran:
-    case ClaimKind::calc_delta_loop_equals_fls: break;
+    default: break;
   }
   return "sched_slice " + dec(t.slice) + (t.slice >= mg ? " ns >= " : " ns < ") + "min_granularity " + dec(mg) +
          " ns" + where;

@@ -12,7 +12,7 @@ namespace cfsv::cli {
 namespace {
 std::string eras_of(const Claim& c) {
   std::string s;
-  for (Era e : c.domain.eras) s += (s.empty() ? "" : " ") + std::string(era_name(e));
+  for (std::string_view e : era_names(c)) s += (s.empty() ? "" : " ") + std::string(e);
   return s;
 }
 
@@ -27,7 +27,7 @@ void json_claim(JsonWriter& j, const Claim& c) {
   j.field("smoke", d.max_tasks.smoke).field("ci", d.max_tasks.ci).field("long", d.max_tasks.long_).end_object();
   j.field("weights", to_string(d.weights)).field("min_cpus", d.min_cpus).field("max_cpus", d.max_cpus);
   j.key("eras").begin_array();
-  for (Era e : d.eras) j.value(era_name(e));
+  for (std::string_view e : era_names(c)) j.value(e);
   j.end_array().end_object();
   j.field("prefer", to_string(c.prefer)).field("expect", to_string(c.expect)).field("statement", c.statement);
   j.field("domain_text", describe(c, Budget::ci)).end_object();

@@ -35,8 +35,6 @@ constexpr int kExitInterrupted = 130;  // 128 + SIGINT
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_sigint(int) { g_interrupted = 1; }
 
-constexpr std::string_view kClaimTarget = "fuzz_slice_claims";
-
 int list_targets(const std::string& bin_dir) {
   std::printf("fuzz targets (clang build: %s):\n", bin_dir.c_str());
   for (const std::string& t : fuzz::known_targets()) {
@@ -46,9 +44,12 @@ int list_targets(const std::string& bin_dir) {
     std::printf("  %-24s %-9s seed corpus: %s (%zu inputs)\n", t.c_str(), built ? "built" : "not built",
                 corpus.empty() ? "none" : corpus.c_str(), corpus.empty() ? 0 : fuzz::count_files(corpus));
   }
-  std::printf("fuzz_slice_claims takes --claim ID or FAMILY:");
-  for (const Claim& c : all_claims()) std::printf(" %.*s", int(c.id.size()), c.id.data());
-  std::printf("\n");
+  for (std::string_view target : {"fuzz_slice_claims", "fuzz_pelt_claims"}) {
+    std::printf("%.*s takes --claim ID or FAMILY:", int(target.size()), target.data());
+    for (const Claim& c : all_claims())
+      if (fuzz_target(c.kind) == target) std::printf(" %.*s", int(c.id.size()), c.id.data());
+    std::printf("\n");
+  }
   return 0;
 }
 
@@ -175,7 +176,8 @@ int cmd_fuzz(int argc, char** argv) {
       .option("crashes", &crashes, "DIR", "where crash inputs go (default cfsv-fuzz/<target>/crashes)")
       .option("seed", &seed, "N", "libFuzzer seed (default 1; printed)")
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
-      .option("claim", &claim, "ID", "for fuzz_slice_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
+      .option("claim", &claim, "ID",
+              "for fuzz_slice_claims and fuzz_pelt_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
       .option("crash", &given, "FILE",
               "no campaign: report on this crash input (found elsewhere, e.g. by ClusterFuzzLite) as on one "
@@ -193,9 +195,12 @@ int cmd_fuzz(int argc, char** argv) {
   if (progress && quiet) return ap.error("--progress and --quiet contradict each other");
   std::optional<std::string> claim_env;
   if (!claim.empty()) {
-    if (*target != kClaimTarget) return ap.error("--claim applies to fuzz_slice_claims only");
-    if (select_claims(claim).empty())
+    const std::vector<const Claim*> named = select_claims(claim);
+    if (named.empty())
       return ap.error("--claim: '" + claim + "' names no claim or family of claims (cfsv claims lists them)");
+    if (fuzz_target(named.front()->kind) != *target)
+      return ap.error("--claim: '" + claim + "' is checked by " + std::string(fuzz_target(named.front()->kind)) +
+                      ", not " + *target);
     claim_env = claim;
   }
   const std::string exe = (fs::path(bin_dir) / *target).string();

@@ -53,4 +53,10 @@ BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t 
   return find(domain && !conjecture, timeout_ms);
 }
 
+std::string join_reasons(const std::vector<std::string>& reasons) {
+  std::string s;
+  for (const std::string& r : reasons) s += (s.empty() ? "" : "; ") + r;
+  return s;
+}
+
 }  // namespace cfsv::proofs

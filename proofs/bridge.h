@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "proofs/prove.h"
 
@@ -21,6 +22,9 @@ struct BridgeResult {
 
 // Is `conjecture` true for every assignment satisfying `domain`?
 BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t timeout_ms);
+
+// The reasons of a claim's unknown queries, "; " between them.
+std::string join_reasons(const std::vector<std::string>& reasons);
 
 // Is `formula` satisfiable? refuted + model when it is, proved when it is not
 // (there is nothing to find), unknown otherwise.

@@ -4,6 +4,7 @@
 
 #include "claims/slice_trace.h"
 #include "proofs/calc_delta_proofs.h"
+#include "proofs/pelt_proofs.h"
 #include "proofs/slice_proofs.h"
 
 namespace cfsv::proofs {
@@ -12,6 +13,7 @@ namespace {
 
 // The statement of a kind, as the conjecture line writes it.
 std::string conjecture_text(const Claim& c) {
+  if (is_pelt_kind(c.kind)) return std::string(c.statement);
   const std::string variant = " (" + to_string(c.features.slice()) + " sched_slice)";
   switch (c.kind) {
     case ClaimKind::slice_at_least_min_gran: return "sched_slice >= min_granularity" + variant;
@@ -20,7 +22,7 @@ std::string conjecture_text(const Claim& c) {
     case ClaimKind::equal_weights_rounding:
       return "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32), less "
              "ceil(2^15 / (n * scale_load_down(w))) more with calc_delta_mine" + variant;
-    case ClaimKind::calc_delta_loop_equals_fls: break;
+    default: break;
   }
   return "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)";
 }
@@ -31,6 +33,7 @@ std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::proved: return "proved";
     case Outcome::refuted: return "refuted";
+    case Outcome::passed: return "passed";
     case Outcome::unknown: return "unknown";
   }
   return "?";
@@ -40,6 +43,7 @@ Verdict to_verdict(Outcome o) {
   switch (o) {
     case Outcome::proved: return Verdict::proved;
     case Outcome::refuted: return Verdict::refuted;
+    case Outcome::passed: return Verdict::passed;
     case Outcome::unknown: return Verdict::unknown;
   }
   return Verdict::unknown;
@@ -56,8 +60,9 @@ uint32_t default_timeout_ms(Budget b) {
 
 ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
   const auto start = std::chrono::steady_clock::now();
-  ProofResult r = is_slice_kind(claim.kind) ? prove_slice(claim, config, model_slice(claim.features.slice()))
-                                            : prove_loop_equals_fls(claim, config);
+  ProofResult r = is_slice_kind(claim.kind)  ? prove_slice(claim, config, model_slice(claim.features.slice()))
+                  : is_pelt_kind(claim.kind) ? prove_pelt(claim, config)
+                                             : prove_loop_equals_fls(claim, config);
   r.claim = std::string(claim.id);
   r.conjecture = "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
   r.counterexample.claim = r.claim;

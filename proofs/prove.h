@@ -12,8 +12,10 @@
 namespace cfsv::proofs {
 
 // proved: the negated conjecture is unsat; refuted: Z3 found a model of it;
+// passed: not proved, but Z3's evaluation of the conjecture on sampled
+// cases found none (the PELT kinds bit-blasting cannot decide in time);
 // unknown: timeout, or the model and Z3 disagree.
-enum class Outcome { proved, refuted, unknown };
+enum class Outcome { proved, refuted, passed, unknown };
 std::string_view to_string(Outcome o);
 Verdict to_verdict(Outcome o);
 

@@ -199,8 +199,7 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
   }
   if (!unknown.empty()) {
     res.outcome = Outcome::unknown;
-    res.detail = unknown.front();
-    for (std::size_t i = 1; i < unknown.size(); ++i) res.detail += "; " + unknown[i];
+    res.detail = join_reasons(unknown);
     return res;
   }
   res.outcome = Outcome::proved;

@@ -43,6 +43,9 @@ Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift) {
   return Sym(result);
 }
 
+SymBool add_wraps(const Sym& a, const Sym& b) { return a + b < a; }
+SymBool mul_wraps(const Sym& a, const Sym& b) { return SymBool(!z3::bvmul_no_overflow(a.expr(), b.expr(), false)); }
+
 Sym mul_u32_u32(const Sym& a, const Sym& b) {
   const Sym r = cfsv::mul_u32_u32<Sym>(a, b);
   MulTrace::record({a.expr(), b.expr(), current_context().bv_val(0, Sym::kBits), r.expr()}, true);

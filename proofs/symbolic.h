@@ -82,6 +82,10 @@ Sym max(const Sym& a, const Sym& b);
 // prove_fact_fits_u32); the narrower multiplier halves solve times.
 Sym mul_u64_u32_shr(const Sym& a, const Sym& mul, const Sym& shift);
 
+// Whether a + b and a * b wrap past 2^64 (claims/tracked.h's for Sym).
+SymBool add_wraps(const Sym& a, const Sym& b);
+SymBool mul_wraps(const Sym& a, const Sym& b);
+
 // mul_u32_u32 (model/fixed_point.h) for Sym: the model's template, recorded.
 Sym mul_u32_u32(const Sym& a, const Sym& b);
 
