@@ -233,7 +233,11 @@ TEST(Charts, SvgHasALinePerColumnInAPanelPerUnit) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("invariants: all"), std::string::npos) << "the table stays on stdout";
   const std::string out = validate("svg", svg_file);
-  EXPECT_NE(out.find("panel state\npanel cpu\npanel count\npanel ns\npanel weight\npolylines 10\n"), out.npos) << out;
+  // A task's 8 signals (PELT's in a capacity panel) and one group weight.
+  EXPECT_NE(out.find("panel state\npanel cpu\npanel count\npanel ns\npanel weight\npanel capacity\n"
+                     "polylines 13\n"),
+            out.npos)
+      << out;
   // 1 s in 1 ms steps: 1001 samples, more than the 800 columns; late spawns
   // and the like aside, each line has at most 4 points per column.
   for (const char* line : {"line w0:state ", "line /web@cpu1:se.load.weight "}) {
