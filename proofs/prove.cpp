@@ -14,7 +14,7 @@ namespace {
 
 // The statement of a kind, as the conjecture line writes it.
 std::string conjecture_text(const Claim& c) {
-  if (is_pelt_kind(c.kind) || is_sim_kind(c.kind)) return std::string(c.statement);
+  if (is_pelt_kind(c.kind)) return std::string(c.statement);
   const std::string variant = " (" + to_string(c.features.slice()) + " sched_slice)";
   switch (c.kind) {
     case ClaimKind::slice_at_least_min_gran: return "sched_slice >= min_granularity" + variant;
@@ -66,7 +66,8 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
                   : is_sim_kind(claim.kind)  ? prove_sim(claim, config)
                                              : prove_loop_equals_fls(claim, config);
   r.claim = std::string(claim.id);
-  r.conjecture = "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
+  r.conjecture = is_sim_kind(claim.kind) ? std::string(kSimLemma)
+                                         : "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
   r.counterexample.claim = r.claim;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
