@@ -8,6 +8,7 @@
 #include "claims/calc_delta_case.h"
 #include "claims/counterexample.h"
 #include "claims/pelt_case.h"
+#include "claims/sim_diff.h"
 #include "claims/slice_trace.h"
 
 namespace cfsv {
@@ -33,6 +34,7 @@ std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
     if (calc_delta_loop(c.delta, c.weight, c.lw, res) == calc_delta(c.delta, c.weight, c.lw, res)) return std::nullopt;
     return calc_delta_counterexample(claim, c);
   }
+  if (is_sim_kind(claim.kind)) return check_sim_case(claim, decode_sim_case(r, claim));
   if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
   return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
 }

@@ -21,12 +21,14 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::pelt_tg_force_exact: return "pelt_tg_force_exact";
     case ClaimKind::pelt_tg_threshold: return "pelt_tg_threshold";
     case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
+    case ClaimKind::sim_unobservable: return "sim_unobservable";
   }
   return "?";
 }
 
 std::string_view relation(ClaimKind k) {
-  return k == ClaimKind::calc_delta_loop_equals_fls ? "equal results" : "invariant holds";
+  return k == ClaimKind::calc_delta_loop_equals_fls || k == ClaimKind::sim_unobservable ? "equal results"
+                                                                                        : "invariant holds";
 }
 
 std::string_view to_string(Weights w) { return w == Weights::any ? "any" : "equal_on_task_rq"; }
@@ -44,8 +46,13 @@ bool is_slice_kind(ClaimKind k) {
   return k == ClaimKind::slice_at_least_min_gran || k == ClaimKind::equal_weights_exact_set ||
          k == ClaimKind::equal_weights_rounding;
 }
-bool is_pelt_kind(ClaimKind k) { return !is_slice_kind(k) && k != ClaimKind::calc_delta_loop_equals_fls; }
-std::string_view fuzz_target(ClaimKind k) { return is_pelt_kind(k) ? "fuzz_pelt_claims" : "fuzz_slice_claims"; }
+bool is_sim_kind(ClaimKind k) { return k == ClaimKind::sim_unobservable; }
+bool is_pelt_kind(ClaimKind k) {
+  return !is_slice_kind(k) && !is_sim_kind(k) && k != ClaimKind::calc_delta_loop_equals_fls;
+}
+std::string_view fuzz_target(ClaimKind k) {
+  return is_sim_kind(k) ? "fuzz_sim_claims" : is_pelt_kind(k) ? "fuzz_pelt_claims" : "fuzz_slice_claims";
+}
 
 std::string_view era_name(PeltEra e) {
   switch (e) {
@@ -67,7 +74,9 @@ LoadResolution resolution_of(PeltEra e) {
 
 std::vector<std::string_view> era_names(const Claim& c) {
   std::vector<std::string_view> out;
-  if (is_pelt_kind(c.kind))
+  if (is_sim_kind(c.kind))
+    out.push_back(c.domain.sim.kernel);
+  else if (is_pelt_kind(c.kind))
     for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
   else
     for (Era e : c.domain.eras) out.push_back(era_name(e));
@@ -136,6 +145,9 @@ std::string tunables_text(const Domain& d) {
 std::string describe(const Claim& c, Budget b) {
   const Domain& d = c.domain;
   if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
+  if (is_sim_kind(c.kind))
+    return "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
+           std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";
   if (!is_slice_kind(c.kind))
     return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
            "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(d);

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "claims/verdict.h"
@@ -31,11 +32,15 @@ enum class ClaimKind {
   pelt_tg_force_exact,        // forced updates: tg->load_avg == the sum of the cfs_rqs' loads
   pelt_tg_threshold,          // unforced: each contribution within contrib >> the era's shift of its load
   pelt_shares_in_range,       // calc_group_shares in [MIN_SHARES, tg->shares]
+  // Simulation-differential (claims/sim_diff.h): one random scenario run with
+  // domain.sim.before and domain.sim.after; every decision and non-root signal equal.
+  sim_unobservable,
 };
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
 bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/pelt_case.h)
+bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/sim_diff.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 
 // PELT's arithmetic as the profiles of the same names have it
@@ -51,6 +56,15 @@ struct PeltDomain {
   bool operator==(const PeltDomain&) const = default;
 };
 
+// A simulation-differential claim's two runs: random op scenarios
+// (model/ops_decoder.h) on one profile, each run with its features forced.
+struct SimDomain {
+  std::string_view kernel = "v5.15";
+  std::vector<std::pair<Feature, bool>> before, after;  // overrides of the two runs
+  unsigned max_ops = 32;
+  bool operator==(const SimDomain&) const = default;
+};
+
 // The weights on the task's path a slice claim ranges over.
 enum class Weights {
   any,               // a task of any nice level; every other entity a task or a group entity of
@@ -61,7 +75,7 @@ enum class Weights {
 std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
 
 // What a claim quantifies over. Slice claims use every field but `pelt`;
-// calc-delta claims only `eras`; PELT claims only `pelt`.
+// calc-delta claims only `eras`; PELT claims only `pelt`; simulation claims only `sim`.
 struct Domain {
   unsigned min_depth = 1, max_depth = 3;             // cfs_rq levels on the task's path
   PerBudget<uint64_t> max_tasks = {1000, 1000, 1000};  // tasks on the rq, the task counted as queued
@@ -69,6 +83,7 @@ struct Domain {
   unsigned min_cpus = 4, max_cpus = 4;  // boot tunables (log scaling) of this many CPUs
   std::vector<Era> eras = {Era::v5_7};  // the arithmetic, each era checked
   PeltDomain pelt = {};
+  SimDomain sim = {};
   bool operator==(const Domain&) const = default;
 };
 

@@ -91,6 +91,11 @@ std::span<const Claim> all_claims() {
       {"pelt-shares/in-range", "group shares from PELT",
        "calc_group_shares (v5.15; calc_cfs_shares in v3.10 and v4.4) is in [MIN_SHARES, tg->shares]",
        K::pelt_shares_in_range, pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"root-tg-load-avg-skip/unobservable", "seed 000",
+       "With the skip, every scheduling decision is identical; only the root's tg load_avg updates disappear.",
+       K::sim_unobservable,
+       Domain{.sim = {"v5.15", {{F::root_tg_load_avg_skip, false}}, {{F::root_tg_load_avg_skip, true}}}},
+       FeatureSet{F::root_tg_load_avg_skip}, Shape::none, Expect::holds},
   };
   return kClaims;
 }

@@ -59,11 +59,10 @@ void update_tg_load_avg(Sched& s, CfsRqId cq) {
   CfsRqPelt& p = s.cfs[cq].pelt;
   TaskGroup& g = s.tg[s.cfs[cq].tg];
   const bool root = s.cfs[cq].tg == kRootGroup;
-  if (root && s.features[Feature::root_tg_load_avg_skip]) {
-    s.counters.root_tg_load_avg_skips++;
-    return;
-  }
-  if (!cfsv::update_tg_load_avg<uint64_t>(p.avg.load_avg, p.tg_load_avg_contrib, g.load_avg, 0, 0)) return;
+  const bool skip = root && s.features[Feature::root_tg_load_avg_skip];
+  const uint64_t updated = cfsv::update_tg_load_avg<uint64_t>(p.avg.load_avg, p.tg_load_avg_contrib, g.load_avg, 0, skip);
+  if (skip) s.counters.root_tg_load_avg_skips++;
+  if (!updated) return;
   g.load_avg_updates++;
   if (root) s.counters.root_tg_load_avg_updates++;
   else s.counters.tg_load_avg_updates++;

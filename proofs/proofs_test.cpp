@@ -305,6 +305,17 @@ TEST(Engine, TestOnlyRecordsOfExistingKindsAreProvedByTheirKindAndDomain) {
   EXPECT_NE(two.conjecture.find("1..2 CPUs"), std::string::npos) << two.conjecture;
 }
 
+// Seed 000's claim: two unsat queries over update_tg_load_avg, reported as
+// passed (the simulator is only tested), and the lemma as the conjecture.
+TEST(SimProofs, RootSkipLemmaIsUnsatButTheClaimIsOnlyPassed) {
+  const ProofResult r = prove_smoke("root-tg-load-avg-skip/unobservable");
+  EXPECT_EQ(r.outcome, Outcome::passed) << r.detail;
+  ASSERT_EQ(r.queries.size(), 2u);
+  for (const QueryStat& q : r.queries) EXPECT_EQ(q.outcome, Outcome::proved) << q.label;
+  EXPECT_NE(r.detail.find("not proved for the simulator"), std::string::npos) << r.detail;
+  EXPECT_NE(r.conjecture.find("update_tg_load_avg"), std::string::npos) << r.conjecture;
+}
+
 TEST(Engine, EveryRegisteredClaimGetsTheVerdictItExpects) {
   for (const Claim& c : all_claims()) {
     const EngineResult r = check_claim(c, smoke());

@@ -5,6 +5,7 @@
 #include "claims/slice_trace.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/pelt_proofs.h"
+#include "proofs/sim_proofs.h"
 #include "proofs/slice_proofs.h"
 
 namespace cfsv::proofs {
@@ -62,9 +63,11 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
   const auto start = std::chrono::steady_clock::now();
   ProofResult r = is_slice_kind(claim.kind)  ? prove_slice(claim, config, model_slice(claim.features.slice()))
                   : is_pelt_kind(claim.kind) ? prove_pelt(claim, config)
+                  : is_sim_kind(claim.kind)  ? prove_sim(claim, config)
                                              : prove_loop_equals_fls(claim, config);
   r.claim = std::string(claim.id);
-  r.conjecture = "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
+  r.conjecture = is_sim_kind(claim.kind) ? std::string(kSimLemma)
+                                         : "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
   r.counterexample.claim = r.claim;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

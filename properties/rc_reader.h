@@ -16,6 +16,7 @@ class RcReader {
   std::size_t choose(std::size_t n) { return static_cast<std::size_t>(*gen_uniform(0, n - 1)); }
   uint64_t range(uint64_t lo, uint64_t hi) { return hi - lo < 64 ? *gen_uniform(lo, hi) : *gen_log_uniform(lo, hi); }
   uint64_t range(uint64_t lo, uint64_t hi, uint64_t) { return range(lo, hi); }
+  bool exhausted() const { return false; }  // model/ops_decoder.h: generators never run out
 };
 
 }  // namespace cfsv::properties
