@@ -97,7 +97,7 @@ SchedTopology build_sched_topology(const Topology& t, TopologyEra era);
 // The era's names of the flags in s, in bit order.
 std::vector<std::string_view> sd_flag_names(TopologyEra e, const SdFlags& s);
 
-// What sched_domain_debug writes to the kernel log (sched_debug on the
+// What sched_domain_debug writes to the kernel log (sched_debug, v5.15 sched_verbose, on the
 // command line; without the log's timestamps): per CPU, its domains and their
 // groups; then, in v5.15, the root domain.
 std::string sched_domain_debug(const SchedTopology& st);
