@@ -42,7 +42,7 @@ void write_json(JsonWriter& j, const Topology& t, const SchedTopology& st) {
             .end_object();
       j.key("groups").begin_array();
       for (const SchedGroup& g : sd.groups)
-        j.begin_object().field("id", g.id).field("span", format_cpu_list(g.span))
+        j.begin_object().field("id", g.id.v).field("span", format_cpu_list(g.span))
             .field("balance_mask", format_cpu_list(g.balance_mask)).field("capacity", g.capacity).end_object();
       j.end_array().end_object();
     }

@@ -157,11 +157,18 @@ class Builder {
     for (CpuId c : built_.ids()) {
       st.sd[c] = attach(built_[c]);
       for (SchedDomain& sd : st.sd[c])
-        for (SchedGroup& g : sd.groups)
-          for (unsigned i = 0; i < n_; ++i)
-            if (g.span[i]) g.capacity += st.cpu_capacity[CpuId(i)];
+        for (SchedGroup& g : sd.groups) g.capacity = group_capacity(g, st.cpu_capacity);
     }
     return st;
+  }
+
+  // What update_group_capacity settles to: the sum of the group's CPUs'
+  // capacities (of its child groups', and of each CPU for NUMA groups).
+  unsigned group_capacity(const SchedGroup& g, const IdVec<CpuId, unsigned>& cpu_capacity) const {
+    unsigned sum = 0;
+    for (CpuId i : cpu_capacity.ids())
+      if (g.span[i.index()]) sum += cpu_capacity[i];
+    return sum;
   }
 
  private:
@@ -289,7 +296,7 @@ class Builder {
       if (l > 0) g.span = at(i, l - 1)->span;
       else g.span[i] = true;
       g.balance_mask = g.span;
-      g.id = first_cpu(g.span);
+      g.id = CpuId(first_cpu(g.span));
       covered |= g.span;
       if (g.span[me]) mine = gs.size();
       gs.push_back(g);
@@ -322,7 +329,7 @@ class Builder {
       covered |= g.span;
       const CpuMask mask = balance_mask(i, s, span, g.span);
       g.balance_mask = mask;
-      g.id = e_ == TopologyEra::v5_15 ? first_cpu(mask) : i;
+      g.id = CpuId(e_ == TopologyEra::v5_15 ? first_cpu(mask) : i);
       const unsigned balance_cpu = first_cpu(g.span & mask);  // group_balance_cpu
       // "Make sure the first group of this domain contains the canonical balance cpu" (v3.10, v4.4).
       if ((!first && g.span[me]) || (e_ != TopologyEra::v5_15 && balance_cpu == me)) first = gs.size();

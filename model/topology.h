@@ -64,7 +64,7 @@ struct SchedGroup {
   CpuMask span;          // sched_group_span
   CpuMask balance_mask;  // group_balance_mask (sched_group_mask before v4.13)
   unsigned capacity = 0;  // sgc->capacity: the sum of its CPUs' capacities
-  unsigned id = 0;        // sgc->id: the CPU whose sched_group_capacity it is
+  CpuId id;               // sgc->id: the CPU whose sched_group_capacity it is
 };
 
 // A sched_domain of one CPU, as attached.

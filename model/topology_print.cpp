@@ -41,7 +41,7 @@ std::string debug_one_515(const SchedDomain& sd, std::size_t level) {
                   " level=" + std::string(sd.name) + "\n" + spaces(level + 1) + " groups:";
   for (std::size_t i = 0; i < sd.groups.size(); ++i) {
     const SchedGroup& g = sd.groups[i];
-    s += " " + std::to_string(g.id) + ":{ span=" + format_cpu_list(g.span);
+    s += " " + std::to_string(g.id.v) + ":{ span=" + format_cpu_list(g.span);
     if (sd.flags.has(SdFlag::OVERLAP) && g.balance_mask != g.span) s += " mask=" + format_cpu_list(g.balance_mask);
     if (g.capacity != 1024) s += " cap=" + std::to_string(g.capacity);
     s += " }";

@@ -57,7 +57,7 @@ class TopologyArgs {
     }
     const uint64_t cpus = uint64_t(t_.sockets) * t_.cores * t_.threads;
     if (cpus > kMaxCpus)
-      fail(toks[first].col, "topology has " + std::to_string(cpus) + " CPUs; at most " + std::to_string(kMaxCpus));
+      fail(toks[0].col, "topology has " + std::to_string(cpus) + " CPUs; at most " + std::to_string(kMaxCpus));
     if (nodes && (t_.nodes > t_.sockets || t_.sockets % t_.nodes))
       fail(nodes->value_col, "nodes=" + std::to_string(t_.nodes) + " does not divide sockets=" +
                                  std::to_string(t_.sockets) +
