@@ -13,5 +13,6 @@ int cmd_fuzz(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_diff(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
+int cmd_topology(int argc, char** argv);
 
 }  // namespace cfsv::cli

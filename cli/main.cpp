@@ -21,6 +21,7 @@ constexpr Command kCommands[] = {
     {"prove", cmd_prove, "prove or refute claims with Z3"},
     {"fuzz", cmd_fuzz, "run a libFuzzer campaign"},
     {"replay", cmd_replay, "re-run a reproducer and say what it shows"},
+    {"topology", cmd_topology, "the sched domains and groups a kernel era builds for a topology"},
     {"claims", cmd_claims, "list the claims"},
     {"features", cmd_features, "list the named features and the profiles that turn them on"},
 };

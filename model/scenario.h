@@ -23,12 +23,26 @@ struct SourceLoc {
   unsigned col = 0;
 };
 
-// CPU n = (socket * cores + core) * threads + thread.
+// CPU n = (socket * cores + core) * threads + thread. NUMA node k holds
+// sockets [k * sockets / nodes, (k + 1) * sockets / nodes). docs/scenario-format.md,
+// "Topology"; model/topology.h builds the sched domains from it.
 struct Topology {
   unsigned sockets = 1;
   unsigned cores = 1;    // per socket
   unsigned threads = 1;  // per core
+  unsigned nodes = 0;    // NUMA nodes, dividing sockets; 0: not given, one per socket
+  // node_distance(a, b) at [a * nr_nodes() + b]; empty: not given, 10 local and 20 remote.
+  std::vector<unsigned> distance = {};
+  // arch_scale_cpu_capacity per CPU, 0 where not given (the era's default);
+  // empty when none is given.
+  std::vector<unsigned> capacity = {};
   unsigned nr_cpus() const { return sockets * cores * threads; }
+  unsigned nr_nodes() const { return nodes ? nodes : sockets; }
+  unsigned cpu_node(unsigned cpu) const { return cpu / (cores * threads) / (sockets / nr_nodes()); }
+  // LOCAL_DISTANCE and REMOTE_DISTANCE (include/linux/topology.h) when no table is given.
+  unsigned node_distance(unsigned a, unsigned b) const {
+    return distance.empty() ? (a == b ? 10 : 20) : distance[a * nr_nodes() + b];
+  }
   bool operator==(const Topology&) const = default;
 };
 

@@ -19,22 +19,6 @@ using namespace scenario_text;
 
 namespace {
 
-std::string range_msg(std::string_view what, std::string_view text, uint64_t lo, uint64_t hi) {
-  return std::string(what) + " " + quote(text) + " is out of range [" + std::to_string(lo) + ", " +
-         std::to_string(hi) + "]";
-}
-
-struct Token {
-  std::string_view text;
-  unsigned col = 0;
-  unsigned end() const { return col + static_cast<unsigned>(text.size()); }
-};
-
-struct KeyValue {
-  std::string_view key, value;
-  unsigned key_col = 0, value_col = 0;
-};
-
 struct CpuUse {
   SourceLoc loc;  // the largest CPU number of a list
   unsigned max_cpu = 0;
@@ -72,18 +56,7 @@ class Parser {
   // ---- tokens ------------------------------------------------------------
 
   void statement(std::string_view line) {
-    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    toks_.clear();
-    for (std::size_t i = 0; i < line.size();) {
-      if (is_space(line[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < line.size() && !is_space(line[j])) ++j;
-      toks_.push_back({line.substr(i, j - i), static_cast<unsigned>(i + 1)});
-      i = j;
-    }
+    toks_ = tokenize(line);
     if (toks_.empty()) return;
     const std::string_view kw = toks_[0].text;
     if (kw == "kernel") return st_kernel();
@@ -111,31 +84,14 @@ class Parser {
     if (toks_.size() <= first) fail(toks_.back().end(), "missing argument; expected " + std::string(usage));
   }
 
-  KeyValue key_value(const Token& t) {
-    const std::size_t eq = t.text.find('=');
-    if (eq == std::string_view::npos || eq == 0 || eq + 1 == t.text.size())
-      fail(t.col, "expected key=value, got " + quote(t.text));
-    return {t.text.substr(0, eq), t.text.substr(eq + 1), t.col, t.col + static_cast<unsigned>(eq + 1)};
-  }
+  KeyValue key_value(const Token& t) { return scenario_text::key_value(t, line_); }
   // key=value pairs from toks_[first] on, each key at most once.
-  std::vector<KeyValue> key_values(std::size_t first) {
-    std::vector<KeyValue> kvs;
-    for (std::size_t i = first; i < toks_.size(); ++i) {
-      KeyValue kv = key_value(toks_[i]);
-      for (const KeyValue& o : kvs)
-        if (o.key == kv.key) fail(kv.key_col, "duplicate key " + quote(kv.key));
-      kvs.push_back(kv);
-    }
-    return kvs;
-  }
+  std::vector<KeyValue> key_values(std::size_t first) { return scenario_text::key_values(toks_, first, line_); }
 
   // ---- values ------------------------------------------------------------
 
   uint64_t number(std::string_view text, unsigned col, std::string_view what, uint64_t lo, uint64_t hi) {
-    uint64_t v = 0;
-    if (!all_digits(text)) fail(col, "expected a number for " + std::string(what) + ", got " + quote(text));
-    if (!to_uint(text, hi, v) || v < lo) fail(col, range_msg(what, text, lo, hi));
-    return v;
+    return number_at(here(col), text, what, lo, hi);
   }
   Nanos duration(std::string_view text, unsigned col, std::string_view what, Nanos lo = 0,
                  Nanos hi = kMaxScenarioTime) {
@@ -181,32 +137,9 @@ class Parser {
   }
   // "3", "0-3", "0,2,4-7", "all" (= the empty mask).
   CpuMask cpu_list(std::string_view text, unsigned col) {
-    CpuMask m;
-    if (text == "all") return m;
+    if (text == "all") return {};
     unsigned max_cpu = 0, max_col = col;
-    std::size_t i = 0;
-    while (true) {
-      const std::size_t comma = std::min(text.find(',', i), text.size());
-      const std::string_view item = text.substr(i, comma - i);
-      const unsigned item_col = col + static_cast<unsigned>(i);
-      if (item.empty()) fail(item_col, "empty item in CPU list " + quote(text));
-      const std::size_t dash = item.find('-');
-      const std::string_view a = item.substr(0, dash);
-      const std::string_view b = dash == std::string_view::npos ? a : item.substr(dash + 1);
-      const unsigned b_col = dash == std::string_view::npos ? item_col : item_col + static_cast<unsigned>(dash + 1);
-      uint64_t lo = 0, hi = 0;
-      if (!all_digits(a) || !all_digits(b)) fail(item_col, "bad CPU list item " + quote(item) + " (N or N-M)");
-      if (!to_uint(a, kMaxCpus - 1, lo)) fail(item_col, range_msg("CPU", a, 0, kMaxCpus - 1));
-      if (!to_uint(b, kMaxCpus - 1, hi)) fail(b_col, range_msg("CPU", b, 0, kMaxCpus - 1));
-      if (lo > hi) fail(item_col, "CPU range " + quote(item) + " goes backwards");
-      for (uint64_t c = lo; c <= hi; ++c) m.set(c);
-      if (hi >= max_cpu) {
-        max_cpu = static_cast<unsigned>(hi);
-        max_col = b_col;
-      }
-      if (comma == text.size()) break;
-      i = comma + 1;
-    }
+    const CpuMask m = cpu_list_at(here(col), text, &max_cpu, &max_col);
     cpu_uses_.push_back({here(max_col), max_cpu});
     return m;
   }
@@ -232,19 +165,7 @@ class Parser {
 
   void st_topology() {
     once(seen_topology_);
-    expect_some(1, "topology sockets=N cores=N threads=N");
-    Topology t;
-    for (const KeyValue& kv : key_values(1)) {
-      unsigned* field = kv.key == "sockets" ? &t.sockets : kv.key == "cores" ? &t.cores
-                        : kv.key == "threads"  ? &t.threads
-                                               : nullptr;
-      if (!field) fail(kv.key_col, "unknown topology key " + quote(kv.key) + " (expected sockets, cores, threads)");
-      *field = static_cast<unsigned>(number(kv.value, kv.value_col, kv.key, 1, kMaxCpus));
-    }
-    if (uint64_t(t.sockets) * t.cores * t.threads > kMaxCpus)
-      fail(toks_[0].col, "topology has " + std::to_string(uint64_t(t.sockets) * t.cores * t.threads) +
-                             " CPUs; at most " + std::to_string(kMaxCpus));
-    s_.topology = t;
+    s_.topology = topology_args(toks_, 1, line_);
   }
 
   void st_set() {

@@ -2,8 +2,10 @@
 // lines, scenario_timeline.cpp checks the timed ops in time order). Private to
 // them; the public API is scenario_text.h.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenario.h"
@@ -17,6 +19,36 @@ struct ParseFailure {
   std::string message;
 };
 [[noreturn]] inline void fail_at(SourceLoc loc, std::string message) { throw ParseFailure{loc, std::move(message)}; }
+
+// A token of a statement, and its 1-based column.
+struct Token {
+  std::string_view text;
+  unsigned col = 0;
+  unsigned end() const { return col + static_cast<unsigned>(text.size()); }
+};
+// A line's tokens: runs of non-space characters, up to a '#'.
+std::vector<Token> tokenize(std::string_view line);
+
+struct KeyValue {
+  std::string_view key, value;
+  unsigned key_col = 0, value_col = 0;
+};
+// `key=value` (both non-empty) on line `line`.
+KeyValue key_value(const Token& t, unsigned line);
+// key=value pairs of toks[first..], each key at most once.
+std::vector<KeyValue> key_values(const std::vector<Token>& toks, std::size_t first, unsigned line);
+
+// Decimal digits in [lo, hi], else an error at loc naming `what`.
+uint64_t number_at(SourceLoc loc, std::string_view text, std::string_view what, uint64_t lo, uint64_t hi);
+
+// "3", "0-3", "0,2,4-7" at loc (not "all"); *max_cpu is its largest CPU, at column *max_col.
+CpuMask cpu_list_at(SourceLoc loc, std::string_view text, unsigned* max_cpu, unsigned* max_col);
+
+// The `topology` statement's arguments, toks[first..] on line `line`
+// (docs/scenario-format.md, "Topology"; model/topology_spec.cpp).
+Topology topology_args(const std::vector<Token>& toks, std::size_t first, unsigned line);
+// Its canonical text, without the keyword: "sockets=2 cores=4 threads=2 nodes=2".
+std::string topology_text(const Topology& t);
 
 // A timed op as parsed, with the places its names came from.
 struct PendingOp {

@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
 
@@ -66,8 +67,7 @@ std::string print_scenario(const Scenario& s) {
   std::string out;
   auto line = [&](const std::string& l) { out += l + "\n"; };
   line("kernel " + s.kernel);
-  line("topology sockets=" + std::to_string(s.topology.sockets) + " cores=" + std::to_string(s.topology.cores) +
-       " threads=" + std::to_string(s.topology.threads));
+  line("topology " + topology_text(s.topology));
   // One `set`/`feature` line, or more when a key repeats (a line names each key once).
   auto keyed_lines = [&](std::string_view kw, const std::vector<std::pair<std::string, std::string>>& kvs) {
     std::string l;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
 
@@ -44,6 +45,83 @@ std::string quote(std::string_view s) {
   }
   if (s.size() > 40) q += "...";
   return q + "'";
+}
+
+std::vector<Token> tokenize(std::string_view line) {
+  if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+  std::vector<Token> toks;
+  for (std::size_t i = 0; i < line.size();) {
+    if (is_space(line[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && !is_space(line[j])) ++j;
+    toks.push_back({line.substr(i, j - i), static_cast<unsigned>(i + 1)});
+    i = j;
+  }
+  return toks;
+}
+
+KeyValue key_value(const Token& t, unsigned line) {
+  const std::size_t eq = t.text.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == t.text.size())
+    fail_at({line, t.col}, "expected key=value, got " + quote(t.text));
+  return {t.text.substr(0, eq), t.text.substr(eq + 1), t.col, t.col + static_cast<unsigned>(eq + 1)};
+}
+
+std::vector<KeyValue> key_values(const std::vector<Token>& toks, std::size_t first, unsigned line) {
+  std::vector<KeyValue> kvs;
+  for (std::size_t i = first; i < toks.size(); ++i) {
+    KeyValue kv = key_value(toks[i], line);
+    for (const KeyValue& o : kvs)
+      if (o.key == kv.key) fail_at({line, kv.key_col}, "duplicate key " + quote(kv.key));
+    kvs.push_back(kv);
+  }
+  return kvs;
+}
+
+namespace {
+std::string range_msg(std::string_view what, std::string_view text, uint64_t lo, uint64_t hi) {
+  return std::string(what) + " " + quote(text) + " is out of range [" + std::to_string(lo) + ", " +
+         std::to_string(hi) + "]";
+}
+}  // namespace
+
+uint64_t number_at(SourceLoc loc, std::string_view text, std::string_view what, uint64_t lo, uint64_t hi) {
+  uint64_t v = 0;
+  if (!all_digits(text)) fail_at(loc, "expected a number for " + std::string(what) + ", got " + quote(text));
+  if (!to_uint(text, hi, v) || v < lo) fail_at(loc, range_msg(what, text, lo, hi));
+  return v;
+}
+
+CpuMask cpu_list_at(SourceLoc loc, std::string_view text, unsigned* max_cpu, unsigned* max_col) {
+  CpuMask m;
+  *max_cpu = 0;
+  *max_col = loc.col;
+  std::size_t i = 0;
+  while (true) {
+    const std::size_t comma = std::min(text.find(',', i), text.size());
+    const std::string_view item = text.substr(i, comma - i);
+    const unsigned item_col = loc.col + static_cast<unsigned>(i);
+    if (item.empty()) fail_at({loc.line, item_col}, "empty item in CPU list " + quote(text));
+    const std::size_t dash = item.find('-');
+    const std::string_view a = item.substr(0, dash);
+    const std::string_view b = dash == std::string_view::npos ? a : item.substr(dash + 1);
+    const unsigned b_col = dash == std::string_view::npos ? item_col : item_col + static_cast<unsigned>(dash + 1);
+    uint64_t lo = 0, hi = 0;
+    if (!all_digits(a) || !all_digits(b)) fail_at({loc.line, item_col}, "bad CPU list item " + quote(item) + " (N or N-M)");
+    if (!to_uint(a, kMaxCpus - 1, lo)) fail_at({loc.line, item_col}, range_msg("CPU", a, 0, kMaxCpus - 1));
+    if (!to_uint(b, kMaxCpus - 1, hi)) fail_at({loc.line, b_col}, range_msg("CPU", b, 0, kMaxCpus - 1));
+    if (lo > hi) fail_at({loc.line, item_col}, "CPU range " + quote(item) + " goes backwards");
+    for (uint64_t c = lo; c <= hi; ++c) m.set(c);
+    if (hi >= *max_cpu) {
+      *max_cpu = static_cast<unsigned>(hi);
+      *max_col = b_col;
+    }
+    if (comma == text.size()) return m;
+    i = comma + 1;
+  }
 }
 
 }  // namespace scenario_text

@@ -1,0 +1,436 @@
+// Sched domains per era (model/topology.h): the topology levels, sd_init's
+// values, the groups (build_sched_groups, build_overlap_sched_groups) and
+// the removal of degenerate domains (cpu_attach_domain).
+#include "topology.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <optional>
+
+namespace cfsv {
+
+namespace {
+
+using F = SdFlag;
+constexpr unsigned kCapacityScale = 1024;  // SCHED_CAPACITY_SCALE (SCHED_POWER_SCALE in v3.10)
+constexpr unsigned kReclaimDistance = 30;  // RECLAIM_DISTANCE (node_reclaim_distance's default in v5.15)
+
+// The topology levels: default_topology (SMT, MC, DIE), v5.15's NODE, then NUMA.
+enum class Level { smt, mc, die, node, numa };
+constexpr std::size_t kLevels = 5;
+
+// A level's sched_domain as sd_init leaves it (v3.10: the SD_*_INIT
+// initialisers of include/linux/topology.h and sd_numa_init).
+struct SdInit {
+  std::string_view name;
+  bool by_weight;  // min_interval = balance_interval = sd_weight, max = 2 * sd_weight; else 1, max_interval
+  unsigned max_interval, busy_factor, imbalance_pct, cache_nice_tries;
+  unsigned busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx, smt_gain;
+  SdFlags flags;
+};
+
+struct FlagSpelling {
+  std::string_view name;
+  unsigned value;
+};
+
+// What differs between eras; one row each in kEras.
+struct Era {
+  std::array<SdInit, kLevels> init;  // by Level; v3.10 and v4.4 have no NODE level
+  std::array<FlagSpelling, static_cast<std::size_t>(F::count)> flags;  // by SdFlag
+  SdFlags needs_groups;         // sd_degenerate: flags that need two groups
+  SdFlags parent_needs_groups;  // sd_parent_degenerate: flags that do not count with one group
+  bool serialize_one_node;      // sd_parent_degenerate drops SD_SERIALIZE with one node (v3.10, v4.4)
+  bool prefer_sibling_down;     // cpu_attach_domain moves a removed parent's SD_PREFER_SIBLING down (v4.4+)
+  bool node_level;              // sched_init_numa: a NODE level, distances from the whole table (v5.15)
+  bool asym_cpucapacity;        // sd_init: asym_cpu_capacity_classify (v5.15)
+  bool smt_capacity;            // arch_scale_cpu_capacity: smt_gain / span_weight on SMT (v3.10, v4.4)
+};
+
+constexpr SdFlags kOld = SdFlags{F::LOAD_BALANCE, F::BALANCE_NEWIDLE, F::BALANCE_EXEC, F::BALANCE_FORK,
+                                   F::WAKE_AFFINE};
+constexpr SdFlags kNew = SdFlags{F::BALANCE_NEWIDLE, F::BALANCE_EXEC, F::BALANCE_FORK, F::WAKE_AFFINE,
+                                   F::PREFER_SIBLING};
+constexpr SdFlags kSmt = SdFlags{F::SHARE_CPUCAPACITY, F::SHARE_PKG_RESOURCES};
+constexpr SdFlags kPkg = SdFlags{F::SHARE_PKG_RESOURCES};
+constexpr SdFlags kPrefer = SdFlags{F::PREFER_SIBLING};
+constexpr SdFlags kSerialize = SdFlags{F::SERIALIZE};
+constexpr SdFlags kNuma = SdFlags{F::NUMA};
+
+// sd->flags bits, include/linux/sched.h (v3.10, v4.4) and include/linux/sched/sd_flags.h (v5.15).
+constexpr std::array<FlagSpelling, 16> kFlags310 = {{
+    {"SD_LOAD_BALANCE", 0x1}, {"SD_BALANCE_NEWIDLE", 0x2}, {"SD_BALANCE_EXEC", 0x4}, {"SD_BALANCE_FORK", 0x8},
+    {"SD_BALANCE_WAKE", 0x10}, {"SD_WAKE_AFFINE", 0x20}, {"", 0}, {"", 0}, {"SD_SHARE_CPUPOWER", 0x80}, {"", 0},
+    {"SD_SHARE_PKG_RESOURCES", 0x200}, {"SD_SERIALIZE", 0x400}, {"SD_ASYM_PACKING", 0x800},
+    {"SD_PREFER_SIBLING", 0x1000}, {"SD_OVERLAP", 0x2000}, {"", 0},
+}};
+constexpr std::array<FlagSpelling, 16> kFlags44 = {{
+    {"SD_LOAD_BALANCE", 0x1}, {"SD_BALANCE_NEWIDLE", 0x2}, {"SD_BALANCE_EXEC", 0x4}, {"SD_BALANCE_FORK", 0x8},
+    {"SD_BALANCE_WAKE", 0x10}, {"SD_WAKE_AFFINE", 0x20}, {"", 0}, {"", 0}, {"SD_SHARE_CPUCAPACITY", 0x80},
+    {"SD_SHARE_POWERDOMAIN", 0x100}, {"SD_SHARE_PKG_RESOURCES", 0x200}, {"SD_SERIALIZE", 0x400},
+    {"SD_ASYM_PACKING", 0x800}, {"SD_PREFER_SIBLING", 0x1000}, {"SD_OVERLAP", 0x2000}, {"SD_NUMA", 0x4000},
+}};
+constexpr std::array<FlagSpelling, 16> kFlags515 = {{
+    {"", 0}, {"SD_BALANCE_NEWIDLE", 0x1}, {"SD_BALANCE_EXEC", 0x2}, {"SD_BALANCE_FORK", 0x4},
+    {"SD_BALANCE_WAKE", 0x8}, {"SD_WAKE_AFFINE", 0x10}, {"SD_ASYM_CPUCAPACITY", 0x20},
+    {"SD_ASYM_CPUCAPACITY_FULL", 0x40}, {"SD_SHARE_CPUCAPACITY", 0x80}, {"", 0}, {"SD_SHARE_PKG_RESOURCES", 0x100},
+    {"SD_SERIALIZE", 0x200}, {"SD_ASYM_PACKING", 0x400}, {"SD_PREFER_SIBLING", 0x800}, {"SD_OVERLAP", 0x1000},
+    {"SD_NUMA", 0x2000},
+}};
+
+// Every flag but SD_WAKE_AFFINE: v5.15's SD_DEGENERATE_GROUPS_MASK (SDF_NEEDS_GROUPS).
+constexpr SdFlags kAllButWakeAffine = ~SdFlags{F::WAKE_AFFINE};
+constexpr SdFlags kDegen310 = SdFlags{F::LOAD_BALANCE, F::BALANCE_NEWIDLE, F::BALANCE_FORK, F::BALANCE_EXEC,
+                                        F::SHARE_CPUCAPACITY, F::SHARE_PKG_RESOURCES};
+constexpr SdFlags kDegen44 = kDegen310 | SdFlags{F::SHARE_POWERDOMAIN};
+
+//   name  by_weight max bf imb cnt  busy idle newidle wake forkexec smt_gain  flags
+constexpr std::array<Era, 3> kEras = {{
+    {{{
+         {"SIBLING", false, 2, 64, 110, 0, 0, 0, 0, 0, 0, 1178, kOld | kSmt},
+         {"MC", false, 4, 64, 125, 1, 2, 0, 0, 0, 0, 0, kOld | kPkg},
+         {"CPU", false, 4, 64, 125, 1, 2, 1, 0, 0, 0, 0, kOld | kPrefer},
+         {},
+         {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kSerialize},
+     }},
+     kFlags310, kDegen310, kDegen310, true, false, false, false, true},
+    {{{
+         {"SMT", true, 0, 32, 110, 0, 0, 0, 0, 0, 0, 1178, kOld | kSmt | kPrefer},
+         {"MC", true, 0, 32, 117, 1, 2, 0, 0, 0, 0, 0, kOld | kPkg},
+         {"DIE", true, 0, 32, 125, 1, 2, 1, 0, 0, 0, 0, kOld | kPrefer},
+         {},
+         {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kNuma | kSerialize},
+     }},
+     kFlags44, kDegen44, kDegen44 | kPrefer, true, true, false, false, true},
+    {{{
+         {"SMT", true, 0, 16, 110, 0, 0, 0, 0, 0, 0, 0, kNew | kSmt},
+         {"MC", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew | kPkg},
+         {"DIE", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew},
+         {"NODE", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew},
+         {"NUMA", true, 0, 16, 117, 2, 0, 0, 0, 0, 0, 0, (kNew & ~kPrefer) | kNuma | kSerialize},
+     }},
+     kFlags515, kAllButWakeAffine, kAllButWakeAffine, false, true, true, true, false},
+}};
+
+const Era& era_of(TopologyEra e) { return kEras[static_cast<std::size_t>(e)]; }
+
+unsigned weight(const CpuMask& m) { return static_cast<unsigned>(m.count()); }
+unsigned first_cpu(const CpuMask& m) {
+  for (unsigned c = 0; c < kMaxCpus; ++c)
+    if (m[c]) return c;
+  return kMaxCpus;
+}
+bool subset(const CpuMask& a, const CpuMask& b) { return (a & ~b).none(); }
+
+// The CPUs of m from `start` on, wrapping round (for_each_cpu_wrap); from 0: for_each_cpu.
+std::vector<unsigned> cpus_from(const CpuMask& m, unsigned start, unsigned nr_cpus) {
+  std::vector<unsigned> out;
+  for (unsigned k = 0; k < nr_cpus; ++k)
+    if (const unsigned c = (start + k) % nr_cpus; m[c]) out.push_back(c);
+  return out;
+}
+
+// One topology level: sched_domain_topology_level.
+struct Tl {
+  Level level;
+  unsigned numa_level = 0;
+};
+
+class Builder {
+ public:
+  Builder(const Topology& t, TopologyEra e) : t_(t), e_(e), era_(era_of(e)), n_(t.nr_cpus()) {}
+
+  SchedTopology build() {
+    SchedTopology st;
+    st.era = e_;
+    init_numa();
+    st.numa_distances = numa_distances_;
+    built_.resize(n_);
+    for (CpuId c : built_.ids()) build_domains(c);
+    for (CpuId c : built_.ids())
+      for (std::size_t l = 0; l < built_[c].size(); ++l)
+        built_[c][l].groups = built_[c][l].flags.has(F::OVERLAP) ? overlap_groups(c, l) : groups(c, l);
+    st.cpu_capacity.resize(n_);
+    for (CpuId c : built_.ids()) st.cpu_capacity[c] = cpu_capacity(c);
+    st.sd.resize(n_);
+    for (CpuId c : built_.ids()) {
+      st.sd[c] = attach(built_[c]);
+      for (SchedDomain& sd : st.sd[c])
+        for (SchedGroup& g : sd.groups) g.capacity = group_capacity(g, st.cpu_capacity);
+    }
+    return st;
+  }
+
+  // What update_group_capacity settles to: the sum of the group's CPUs'
+  // capacities (of its child groups', and of each CPU for NUMA groups).
+  unsigned group_capacity(const SchedGroup& g, const IdVec<CpuId, unsigned>& cpu_capacity) const {
+    unsigned sum = 0;
+    for (CpuId i : cpu_capacity.ids())
+      if (g.span[i.index()]) sum += cpu_capacity[i];
+    return sum;
+  }
+
+ private:
+  // sched_init_numa: the distinct distances (v3.10, v4.4: of node 0's row,
+  // above the local one; v5.15: of the whole table), then the levels.
+  void init_numa() {
+    const unsigned nodes = t_.nr_nodes();
+    for (unsigned a = 0; a < (era_.node_level ? nodes : 1); ++a)
+      for (unsigned b = 0; b < nodes; ++b) {
+        const unsigned d = t_.node_distance(a, b);
+        if (!era_.node_level && d <= t_.node_distance(0, 0)) continue;
+        if (std::find(numa_distances_.begin(), numa_distances_.end(), d) == numa_distances_.end())
+          numa_distances_.push_back(d);
+      }
+    std::sort(numa_distances_.begin(), numa_distances_.end());
+    tl_ = {{Level::smt}, {Level::mc}, {Level::die}};
+    for (unsigned j = 0; j < numa_distances_.size(); ++j)
+      tl_.push_back({era_.node_level && j == 0 ? Level::node : Level::numa, j});
+  }
+
+  // tl->mask(cpu): cpu_smt_mask, cpu_coregroup_mask (the socket: its LLC),
+  // cpu_cpu_mask (the node), sd_numa_mask.
+  CpuMask mask(const Tl& tl, unsigned cpu) const {
+    CpuMask m;
+    const unsigned per_socket = t_.cores * t_.threads;
+    for (unsigned i = 0; i < n_; ++i) {
+      switch (tl.level) {
+        case Level::smt: m[i] = i / t_.threads == cpu / t_.threads; break;
+        case Level::mc: m[i] = i / per_socket == cpu / per_socket; break;
+        case Level::die: m[i] = t_.cpu_node(i) == t_.cpu_node(cpu); break;
+        case Level::node:
+        case Level::numa:
+          m[i] = t_.node_distance(t_.cpu_node(cpu), t_.cpu_node(i)) <= numa_distances_[tl.numa_level];
+          break;
+      }
+    }
+    return m;
+  }
+
+  unsigned arch_capacity(unsigned cpu) const {
+    return cpu < t_.capacity.size() && t_.capacity[cpu] ? t_.capacity[cpu] : kCapacityScale;
+  }
+
+  // asym_cpu_capacity_classify (v5.15): how many distinct CPU capacities the span sees.
+  SdFlags asym_classify(const CpuMask& span) const {
+    std::vector<unsigned> all, seen;
+    for (unsigned i = 0; i < n_; ++i) {
+      const unsigned cap = arch_capacity(i);
+      if (std::find(all.begin(), all.end(), cap) == all.end()) all.push_back(cap);
+      if (span[i] && std::find(seen.begin(), seen.end(), cap) == seen.end()) seen.push_back(cap);
+    }
+    if (all.size() < 2 || seen.size() < 2) return {};
+    if (seen.size() < all.size()) return SdFlags{F::ASYM_CPUCAPACITY};
+    return SdFlags{F::ASYM_CPUCAPACITY, F::ASYM_CPUCAPACITY_FULL};
+  }
+
+  // build_sched_domains' first loop for one CPU: sd_init and build_sched_domain
+  // level by level, up to the first domain spanning every CPU.
+  void build_domains(CpuId cpu) {
+    std::vector<SchedDomain>& sds = built_[cpu];
+    for (const Tl& tl : tl_) {
+      const SdInit& in = era_.init[static_cast<std::size_t>(tl.level)];
+      const CpuMask m = mask(tl, static_cast<unsigned>(cpu.v));
+      const unsigned w = weight(m);
+      SchedDomain sd;
+      sd.name = in.name;
+      sd.level = static_cast<unsigned>(sds.size());
+      sd.numa_level = tl.numa_level;
+      sd.span = m;
+      sd.min_interval = in.by_weight ? w : 1;
+      sd.max_interval = in.by_weight ? 2 * w : in.max_interval;
+      sd.balance_interval = in.by_weight ? w : 1;
+      sd.busy_factor = in.busy_factor;
+      sd.imbalance_pct = in.imbalance_pct;
+      sd.cache_nice_tries = in.cache_nice_tries;
+      sd.busy_idx = in.busy_idx;
+      sd.idle_idx = in.idle_idx;
+      sd.newidle_idx = in.newidle_idx;
+      sd.wake_idx = in.wake_idx;
+      sd.forkexec_idx = in.forkexec_idx;
+      sd.smt_gain = in.smt_gain;
+      sd.flags = in.flags;
+      if (tl.level == Level::numa && numa_distances_[tl.numa_level] > kReclaimDistance)
+        sd.flags &= ~SdFlags{F::BALANCE_EXEC, F::BALANCE_FORK, F::WAKE_AFFINE};
+      if (era_.asym_cpucapacity) {
+        sd.flags |= asym_classify(sd.span);
+        // Don't attempt to spread across CPUs of different capacities.
+        if (sd.flags.has(F::ASYM_CPUCAPACITY) && !sds.empty()) sds.back().flags.clear(F::PREFER_SIBLING);
+      }
+      // build_sched_domain (v4.4+): a child not inside its parent widens it ("arch topology borken").
+      if (e_ != TopologyEra::v3_10 && !sds.empty()) sd.span |= sds.back().span;
+      if (tl.level == Level::numa) sd.flags |= SdFlags{F::OVERLAP};  // SDTL_OVERLAP
+      sd.span_weight = weight(sd.span);
+      sds.push_back(std::move(sd));
+      if (sds.back().span_weight == n_) break;
+    }
+  }
+
+  // CPU i's domain at level l, if its build reached l (else the kernel's
+  // zeroed sched_domain: no span, no child).
+  const SchedDomain* at(unsigned i, std::size_t l) const {
+    const std::vector<SchedDomain>& s = built_[CpuId(i)];
+    return l < s.size() ? &s[l] : nullptr;
+  }
+  bool spans(unsigned i, std::size_t l, unsigned cpu) const { return at(i, l) && at(i, l)->span[cpu]; }
+
+  // The groups as the list is walked from sd->groups: the one holding cpu first.
+  static std::vector<SchedGroup> from_first(std::vector<SchedGroup> gs, std::size_t first) {
+    std::rotate(gs.begin(), gs.begin() + static_cast<std::ptrdiff_t>(first), gs.end());
+    return gs;
+  }
+
+  // build_sched_groups/get_group: a group per child domain in the span
+  // (per CPU at the lowest level); v5.15 starts at cpu, older eras at the
+  // span's first CPU, sd->groups being cpu's group in both.
+  std::vector<SchedGroup> groups(CpuId cpu, std::size_t l) const {
+    const unsigned me = static_cast<unsigned>(cpu.v);
+    const CpuMask& span = built_[cpu][l].span;
+    CpuMask covered;
+    std::vector<SchedGroup> gs;
+    std::size_t mine = 0;
+    for (unsigned i : cpus_from(span, e_ == TopologyEra::v5_15 ? me : 0, n_)) {
+      if (covered[i]) continue;
+      SchedGroup g;
+      if (l > 0) g.span = at(i, l - 1)->span;
+      else g.span[i] = true;
+      g.balance_mask = g.span;
+      g.id = CpuId(first_cpu(g.span));
+      covered |= g.span;
+      if (g.span[me]) mine = gs.size();
+      gs.push_back(g);
+    }
+    return from_first(std::move(gs), mine);
+  }
+
+  // build_overlap_sched_groups: a group per CPU not yet covered, spanning
+  // that CPU's child domain; the balance mask is the CPUs that would end up
+  // at that group (build_group_mask, build_balance_mask).
+  std::vector<SchedGroup> overlap_groups(CpuId cpu, std::size_t l) {
+    const unsigned me = static_cast<unsigned>(cpu.v);
+    const CpuMask& span = built_[cpu][l].span;
+    CpuMask covered;
+    std::vector<SchedGroup> gs;
+    std::optional<std::size_t> first;
+    for (unsigned i : cpus_from(span, e_ == TopologyEra::v5_15 ? me : 0, n_)) {
+      if (covered[i] || !spans(i, l, i)) continue;
+      std::size_t s = l;  // the sibling's level
+      if (e_ == TopologyEra::v5_15 && l > 0 && !subset(at(i, l - 1)->span, span)) {
+        // find_descended_sibling: down to a child inside the span, then past
+        // children as wide as their parent.
+        while (s > 0 && !subset(at(i, s - 1)->span, span)) --s;
+        while (s > 0 && at(i, s - 1)->span == at(i, s)->span) --s;
+      }
+      SchedGroup g;
+      if (s > 0) g.span = at(i, s - 1)->span;
+      else if (e_ == TopologyEra::v5_15) g.span = at(i, s)->span;
+      else g.span[i] = true;
+      covered |= g.span;
+      const CpuMask mask = balance_mask(i, s, span, g.span);
+      g.balance_mask = mask;
+      g.id = CpuId(e_ == TopologyEra::v5_15 ? first_cpu(mask) : i);
+      const unsigned balance_cpu = first_cpu(g.span & mask);  // group_balance_cpu
+      // "Make sure the first group of this domain contains the canonical balance cpu" (v3.10, v4.4).
+      if ((!first && g.span[me]) || (e_ != TopologyEra::v5_15 && balance_cpu == me)) first = gs.size();
+      gs.push_back(g);
+    }
+    return from_first(std::move(gs), first.value_or(0));
+  }
+
+  // The group's balance mask: v3.10 build_group_mask (CPUs of the building
+  // domain's span that have a domain at this level; kept from the first
+  // domain to use that sched_group_power), v4.4 build_group_mask and v5.15
+  // build_balance_mask (the group's CPUs whose child domain is the group).
+  CpuMask balance_mask(unsigned i, std::size_t s, const CpuMask& sd_span, const CpuMask& sg_span) {
+    CpuMask m;
+    if (e_ == TopologyEra::v3_10) {
+      const auto [it, fresh] = sgp_mask_.try_emplace({s, i});
+      if (fresh)
+        for (unsigned j = 0; j < n_; ++j) it->second[j] = sd_span[j] && spans(j, s, j);
+      return it->second;
+    }
+    for (unsigned j = 0; j < n_; ++j) m[j] = sg_span[j] && s > 0 && at(j, s) && at(j, s - 1)->span == sg_span;
+    return m;
+  }
+
+  // update_cpu_capacity's arch part: arch_scale_cpu_capacity (v3.10:
+  // arch_scale_smt_power), without RT or IRQ time taken off.
+  unsigned cpu_capacity(CpuId cpu) const {
+    const unsigned i = static_cast<unsigned>(cpu.v);
+    if (i < t_.capacity.size() && t_.capacity[i]) return t_.capacity[i];
+    const SchedDomain& bottom = built_[cpu].front();
+    if (era_.smt_capacity && bottom.flags.has(F::SHARE_CPUCAPACITY) && bottom.span_weight > 1)
+      return bottom.smt_gain / bottom.span_weight;
+    return kCapacityScale;
+  }
+
+  // sd_degenerate.
+  bool degenerate(const SchedDomain& sd) const {
+    if (sd.span_weight == 1) return true;
+    if ((sd.flags & era_.needs_groups).any() && sd.groups.size() > 1) return false;
+    return !sd.flags.has(F::WAKE_AFFINE);
+  }
+  // sd_parent_degenerate.
+  bool parent_degenerate(const SchedDomain& sd, const SchedDomain& parent) const {
+    if (degenerate(parent)) return true;
+    if (sd.span != parent.span) return false;
+    SdFlags pflags = parent.flags;
+    if (parent.groups.size() == 1) {
+      pflags &= ~era_.parent_needs_groups;
+      if (era_.serialize_one_node && t_.nr_nodes() == 1) pflags &= ~kSerialize;
+    }
+    return !(~sd.flags & pflags).any();
+  }
+
+  // cpu_attach_domain: remove each parent that adds nothing, then the
+  // bottom domain if it is degenerate (once).
+  std::vector<SchedDomain> attach(std::vector<SchedDomain> sds) const {
+    for (std::size_t i = 0; i + 1 < sds.size();) {
+      if (!parent_degenerate(sds[i], sds[i + 1])) {
+        ++i;
+        continue;
+      }
+      if (era_.prefer_sibling_down && sds[i + 1].flags.has(F::PREFER_SIBLING))
+        sds[i].flags |= kPrefer;
+      sds.erase(sds.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    }
+    if (!sds.empty() && degenerate(sds.front())) sds.erase(sds.begin());
+    return sds;
+  }
+
+  const Topology& t_;
+  TopologyEra e_;
+  const Era& era_;
+  unsigned n_;
+  std::vector<unsigned> numa_distances_;
+  std::vector<Tl> tl_;
+  IdVec<CpuId, std::vector<SchedDomain>> built_;
+  std::map<std::pair<std::size_t, unsigned>, CpuMask> sgp_mask_;  // v3.10: per (level, CPU) sched_group_power
+};
+
+}  // namespace
+
+std::string_view to_string(TopologyEra e) {
+  constexpr std::array<std::string_view, 3> names = {"v3.10", "v4.4", "v5.15"};
+  return names[static_cast<std::size_t>(e)];
+}
+
+TopologyEra topology_era(std::string_view profile) {
+  for (TopologyEra e : {TopologyEra::v3_10, TopologyEra::v4_4})
+    if (profile == to_string(e)) return e;
+  return TopologyEra::v5_15;
+}
+
+std::string_view sd_flag_name(TopologyEra e, SdFlag f) { return era_of(e).flags[static_cast<std::size_t>(f)].name; }
+unsigned sd_flag_value(TopologyEra e, SdFlag f) { return era_of(e).flags[static_cast<std::size_t>(f)].value; }
+unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
+  unsigned v = 0;
+  for (unsigned f = 0; f < unsigned(SdFlag::count); ++f)
+    if (s.has(SdFlag(f))) v |= sd_flag_value(e, SdFlag(f));
+  return v;
+}
+
+SchedTopology build_sched_topology(const Topology& t, TopologyEra era) { return Builder(t, era).build(); }
+
+}  // namespace cfsv
