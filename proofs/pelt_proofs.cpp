@@ -156,7 +156,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
   std::vector<std::string> unknown;
   unsigned products = 0;
   std::size_t lemma_queries = 0;
-  if (method == Method::abstracted) {
+  if (method == Method::abstracted) {  // no query is asked on lemmas that are not proved
     const LemmaProof lemmas = prove_product_lemmas(timeout_ms);
     lemma_queries = lemmas.queries.size();
     res.queries = lemmas.queries;
@@ -164,7 +164,9 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
   }
   z3::context ctx;  // one for every query: they share most of their terms
   ContextScope scope(ctx);
-  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path && unknown.empty();) {
+  std::optional<std::vector<uint64_t>> path;
+  if (unknown.empty()) path.emplace();
+  while (path) {
     SymReader reader(std::move(*path), split_for(claim.kind));
     const PeltCase<Sym> c = decode_pelt_case(reader, claim);
     path = reader.next();
