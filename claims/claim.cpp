@@ -21,6 +21,7 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::pelt_tg_force_exact: return "pelt_tg_force_exact";
     case ClaimKind::pelt_tg_threshold: return "pelt_tg_threshold";
     case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
+    case ClaimKind::pelt_periodic_util: return "pelt_periodic_util";
     case ClaimKind::sim_unobservable: return "sim_unobservable";
   }
   return "?";

@@ -32,6 +32,7 @@ enum class ClaimKind {
   pelt_tg_force_exact,        // forced updates: tg->load_avg == the sum of the cfs_rqs' loads
   pelt_tg_threshold,          // unforced: each contribution within contrib >> the era's shift of its load
   pelt_shares_in_range,       // calc_group_shares in [MIN_SHARES, tg->shares]
+  pelt_periodic_util,         // a periodic task's util_avg within its ripple bound (claims/pelt_periodic.h)
   // Simulation-differential (claims/sim_diff.h): one random scenario run with
   // domain.sim.before and domain.sim.after; every decision and non-root signal equal.
   sim_unobservable,

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "claims/claim.h"
+#include "claims/pelt_periodic.h"
 #include "claims/reader.h"
 #include "claims/slice_case.h"
 #include "claims/tracked.h"
@@ -62,7 +63,7 @@ template <class V> V pelt_value(const std::vector<PeltValue<V>>& values, std::st
 template <class V> V PeltCase<V>::operator[](std::string_view name) const { return pelt_value(in, name); }
 
 // Which decoder a PELT kind uses.
-enum class PeltShape { decay, update, tg, shares };
+enum class PeltShape { decay, update, tg, shares, periodic };
 constexpr PeltShape pelt_shape(ClaimKind k) {
   switch (k) {
     case ClaimKind::pelt_decay_bounded:
@@ -70,6 +71,7 @@ constexpr PeltShape pelt_shape(ClaimKind k) {
     case ClaimKind::pelt_tg_force_exact:
     case ClaimKind::pelt_tg_threshold: return PeltShape::tg;
     case ClaimKind::pelt_shares_in_range: return PeltShape::shares;
+    case ClaimKind::pelt_periodic_util: return PeltShape::periodic;
     default: return PeltShape::update;
   }
 }
@@ -141,6 +143,14 @@ template <Reader R> PeltCase<typename R::value_type> decode_pelt_case(R& r, cons
       if (c.era == PeltEra::v5_15) in("load_avg", r.range(0, kPeltMaxLoad));
       const V contrib = in("contrib", r.range(0, kPeltMaxLoad));
       in("tg_load_avg", r.range(contrib, contrib + V(kPeltMaxLoad * (kPeltMaxCpus - 1)), kPeltMaxLoad * kPeltMaxCpus));
+      return c;
+    }
+    case PeltShape::periodic: {
+      const V period = in("period", r.range(kPeriodicMinPeriod, kPeriodicMaxPeriod));
+      in("run", r.range(V(0), period, kPeriodicMaxPeriod));
+      in("half_lives", r.range(1, kPeriodicMaxHalfLives));
+      in("tick", r.choose(2) == 1 ? r.range(kPeriodicMinTick, kPeriodicMaxTick) : V(0));
+      in("sleep_first", V(r.choose(2)));
       return c;
     }
     case PeltShape::update: break;
@@ -278,9 +288,24 @@ template <class V> V pelt_shares(const PeltCase<V>& c) {
   return calc_cfs_shares(c["tg_shares"], c["load_weight"], c["tg_load_avg"], c["contrib"]);
 }
 
-// The claim's statement on a case: bool for uint64_t, Z3's boolean for Sym.
+// The periodic shape's parameters.
+inline PeltPeriodic pelt_periodic(const PeltCase<uint64_t>& c) {
+  return {c["period"], c["run"], c["half_lives"], c["tick"], c["sleep_first"] != 0};
+}
+
+// The claim's statement on a case: bool for uint64_t, Z3's boolean for Sym
+// (the periodic kind's schedule needs concrete parameters: its Sym form is
+// periodic_within on them, proofs/pelt_proofs.cpp).
 template <class V> auto pelt_holds(const Claim& claim, const PeltCase<V>& c) {
   const V yes(0);
+  if (claim.kind == ClaimKind::pelt_periodic_util) {
+    if constexpr (std::is_same_v<V, uint64_t>) {
+      const PeltPeriodic p = pelt_periodic(c);
+      return periodic_within<V>(p, periodic_bounds(p), [](uint64_t v) { return v; });
+    } else {
+      throw std::logic_error("pelt_holds: the periodic kind needs a concrete case");
+    }
+  }
   switch (claim.kind) {
     case ClaimKind::pelt_decay_bounded: return pelt_decay(c.era, c["v"], c["n"]) <= c["v"];
     case ClaimKind::pelt_decay_monotone:

@@ -61,6 +61,12 @@ std::string describe_pelt_domain(const Claim& c) {
       return "tg->shares scale_load(MIN_SHARES..MAX_SHARES), cfs_rq load.weight 0..2^22 x scale_load(MAX_SHARES), "
              "load_avg and contrib 0..2^40, tg->load_avg contrib + 0..8191 x 2^40, " +
              eras_text(d);
+    case PeltShape::periodic:
+      return "a nice-0 task alone on its CPU running R and sleeping S = P - R units of 1024 ns in turn (run or "
+             "sleep first) from zero sums at time 0, P = 1024..65536 units (1..64 periods), R = 0..P, updated at "
+             "every switch and, while it runs, at every tick of 256..4096 units or none, util_avg checked at every "
+             "update that recomputes it from 32 k periods on (k = 1..8) through 2 P + 2 periods later, " +
+             eras_text(d);
     case PeltShape::update:
       break;
   }
@@ -105,6 +111,28 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
       const uint64_t shares = pelt_shares(c);
       cx.values.push_back({"shares", dec(shares)});
       cx.summary = "shares " + dec(shares) + " against [MIN_SHARES, tg->shares " + dec(c["tg_shares"]) + "]" + where(c);
+      return cx;
+    }
+    case PeltShape::periodic: {
+      const PeltPeriodic p = pelt_periodic(c);
+      const PeriodicBounds b = periodic_bounds(p);
+      cx.values.push_back({"lo", dec(b.lo)});
+      cx.values.push_back({"hi", dec(b.hi)});
+      uint64_t checked = 0;
+      periodic_history<uint64_t>(
+          p, [](uint64_t v) { return v; },
+          [&](uint64_t t, uint64_t decayed, const pelt_v5_15::SchedAvg<uint64_t>& sa) {
+            if (t < periodic_warm(p) || !decayed) return;
+            ++checked;
+            if (cx.summary.empty() && (sa.util_avg < b.lo || sa.util_avg > b.hi)) {
+              cx.values.push_back({"at_ns", dec(t << kPeltUnitShift)});
+              cx.values.push_back({"util_avg", dec(sa.util_avg)});
+              cx.summary = "util_avg " + dec(sa.util_avg) + " outside [" + dec(b.lo) + ", " + dec(b.hi) + "] at " +
+                           dec(t << kPeltUnitShift) + " ns" + where(c);
+            }
+          });
+      cx.values.push_back({"updates_checked", dec(checked)});
+      if (cx.summary.empty()) cx.summary = "util_avg within [" + dec(b.lo) + ", " + dec(b.hi) + "]" + where(c);
       return cx;
     }
     case PeltShape::update:

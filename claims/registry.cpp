@@ -91,6 +91,10 @@ std::span<const Claim> all_claims() {
       {"pelt-shares/in-range", "group shares from PELT",
        "calc_group_shares (v5.15; calc_cfs_shares in v3.10 and v4.4) is in [MIN_SHARES, tg->shares]",
        K::pelt_shares_in_range, pelt({P::v3_10, P::v4_4, P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-util/periodic-ripple", "PELT util_avg of a periodic task (v5.15)",
+       "a task running R and sleeping S units in turn, P = R + S: from k half-lives on, util_avg is within "
+       "1024 R / P +- (1024 R S / (46764 P) + 4), less 1024 / 2^k below",
+       K::pelt_periodic_util, pelt({P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
       {"root-tg-load-avg-skip/unobservable", "seed 000",
        "With the skip, every scheduling decision is identical; only the root's tg load_avg updates disappear.",
        K::sim_unobservable,

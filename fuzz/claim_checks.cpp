@@ -26,9 +26,13 @@ struct Plan {
 
 // smoke and ci are deterministic (-runs with -seed); long is time-bound. A
 // PELT update costs ~25 us under ASan (a slice case ~5 us): a sixth of the runs;
-// a simulation-differential case (two whole runs) ~5 ms: a hundredth.
+// a periodic PELT history (hundreds of updates) ~100 us: a thirtieth; a
+// simulation-differential case (two whole runs) ~5 ms: a hundredth.
 Plan plan_for(Budget b, ClaimKind k) {
-  const uint64_t share = is_sim_kind(k) ? 100 : is_pelt_kind(k) ? 6 : 1;
+  const uint64_t share = is_sim_kind(k)                          ? 100
+                         : k == ClaimKind::pelt_periodic_util ? 30
+                         : is_pelt_kind(k)                      ? 6
+                                                                : 1;
   switch (b) {
     case Budget::smoke: return {20'000 / share, 0, 30'000};
     case Budget::ci: return {300'000 / share, 0, 60'000};

@@ -53,10 +53,17 @@ BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t 
   return find(domain && !conjecture, timeout_ms);
 }
 
-std::string join_reasons(const std::vector<std::string>& reasons) {
-  std::string s;
-  for (const std::string& r : reasons) s += (s.empty() ? "" : "; ") + r;
-  return s;
+void conclude(ProofResult& res, const std::vector<std::string>& unknown, Outcome outcome, std::string detail) {
+  if (!unknown.empty()) {
+    res.outcome = Outcome::unknown;
+    res.detail.clear();
+    for (const std::string& r : unknown) res.detail += (res.detail.empty() ? "" : "; ") + r;
+    return;
+  }
+  res.outcome = outcome;
+  res.detail = !detail.empty() ? std::move(detail)
+                               : std::to_string(res.queries.size()) +
+                                     (res.queries.size() == 1 ? " query" : " queries") + " unsat";
 }
 
 }  // namespace cfsv::proofs

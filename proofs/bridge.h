@@ -23,8 +23,11 @@ struct BridgeResult {
 // Is `conjecture` true for every assignment satisfying `domain`?
 BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t timeout_ms);
 
-// The reasons of a claim's unknown queries, "; " between them.
-std::string join_reasons(const std::vector<std::string>& reasons);
+// The verdict of a claim no query refuted: unknown with the reasons of its
+// unknown queries ("; " between them) if there are any, else `outcome` with
+// `detail`, by default "N queries unsat" (N = res.queries.size()).
+void conclude(ProofResult& res, const std::vector<std::string>& unknown, Outcome outcome = Outcome::proved,
+              std::string detail = {});
 
 // Is `formula` satisfiable? refuted + model when it is, proved when it is not
 // (there is nothing to find), unknown otherwise.

@@ -6,6 +6,7 @@
 #include "claims/check.h"
 #include "model/deterministic_random.h"
 #include "proofs/bridge.h"
+#include "proofs/product_lemmas.h"
 #include "proofs/sym_reader.h"
 #include "proofs/symbolic.h"
 
@@ -13,16 +14,42 @@ namespace cfsv::proofs {
 
 namespace {
 
-// Ranges of at most this many values become paths: decay_load's table entry
-// (32), an update's on_rq and running (2). Constant there, they fold away.
+// Ranges of at most this many values become paths: an update's on_rq and
+// running (2). Constant there, they fold away.
 uint64_t split_for(ClaimKind k) { return pelt_shape(k) == PeltShape::update ? 2 : 1; }
 
-// The kinds whose queries bit-blast within the budget: the tg updates and
-// the shares (additions, shifts, one division). decay_load's 64 x 32-bit
-// products by table entries, and an update's products and divisions by a
-// symbolic divider, do not: 1 to 5 s per query for decay_load (96 per
-// claim), timeouts of 15 s for an update, on this 2-core machine.
-bool sat_decides(ClaimKind k) { return pelt_shape(k) == PeltShape::tg || pelt_shape(k) == PeltShape::shares; }
+// How the proofs engine decides a PELT kind.
+enum class Method {
+  sat,         // one SAT query per path: the tg updates and the shares (additions, shifts, one division)
+  abstracted,  // one SAT query per path with decay_load's products abstracted (proofs/product_lemmas.h)
+  sampled,     // Z3's evaluation on sampled cases: an update's products and divisions by a symbolic
+               // divider do not bit-blast in the budget, and the abstraction lacks the facts they need
+};
+Method method_for(ClaimKind k) {
+  switch (pelt_shape(k)) {
+    case PeltShape::tg:
+    case PeltShape::shares: return Method::sat;
+    case PeltShape::decay: return Method::abstracted;
+    case PeltShape::periodic:
+    case PeltShape::update: break;
+  }
+  return Method::sampled;
+}
+
+// Why a kind is sampled (docs/proofs.md, "PELT claims").
+std::string_view sampled_why(ClaimKind k) {
+  if (k == ClaimKind::pelt_periodic_util)
+    return "a history of hundreds of updates is no SAT query; each case's updates run on Sym, every step folded by "
+           "Z3's simplifier";
+  return "an update bit-blasted times out (64-bit products and divisions by the symbolic divider), and with "
+         "decay_load's products abstracted the lemmas do not decide it (it needs decay_load(a) + decay_load(b) <= "
+         "decay_load(a + b) and decay_load(LOAD_AVG_MAX, n)'s values)";
+}
+
+// Cases sampled per budget: a periodic case is a history of up to 2,000 updates.
+PerBudget<uint64_t> samples_for(ClaimKind k) {
+  return k == ClaimKind::pelt_periodic_util ? PerBudget<uint64_t>{3, 10, 300} : PerBudget<uint64_t>{300, 1000, 100000};
+}
 
 // A Reader of concrete Sym values: a choice uniformly; a range's low or high
 // end one time in 8 each (where bounds are at stake: a full sum, the
@@ -54,10 +81,19 @@ PeltCase<uint64_t> folded(const PeltCase<Sym>& c) {
   return out;
 }
 
+// The negated statement on a sampled case, as Z3 evaluates it: the
+// templates on Sym (the periodic kind's history on the case's parameters,
+// each step folded by Z3's simplifier).
+z3::expr negated_on(const Claim& claim, const PeltCase<Sym>& c) {
+  if (claim.kind != ClaimKind::pelt_periodic_util) return (!pelt_holds(claim, c)).expr();
+  const PeltPeriodic p = pelt_periodic(folded(c));
+  return (!periodic_within<Sym>(p, periodic_bounds(p), [](const Sym& v) { return Sym(v.expr().simplify()); })).expr();
+}
+
 // The claim's terms evaluated by Z3 on sampled cases of its domain: a test,
 // reported as passed, or refuted by the first case that folds to false.
 ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
-  const uint64_t samples = PerBudget<uint64_t>{300, 1000, 100000}.at(config.budget);
+  const uint64_t samples = samples_for(claim.kind).at(config.budget);
   ProofResult res;
   DeterministicRandom rng(config.seed);
   QueryStat stat{std::to_string(samples) + " sampled cases, each folded by Z3's simplifier", Outcome::passed, 0};
@@ -66,7 +102,7 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
   for (uint64_t i = 0; i < samples; ++i) {
     SampledReader reader(rng);
     const PeltCase<Sym> c = decode_pelt_case(reader, claim);
-    const BridgeResult br = find_ground((!pelt_holds(claim, c)).expr());
+    const BridgeResult br = find_ground(negated_on(claim, c));
     stat.seconds += br.seconds;
     if (br.outcome == Outcome::proved) continue;
     stat.outcome = br.outcome;
@@ -91,8 +127,7 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
   res.seconds = stat.seconds;
   res.outcome = Outcome::passed;
   res.detail = "sampled, not proved: " + std::to_string(samples) + " cases (seed " + std::to_string(config.seed) +
-               ") folded by Z3 with no counterexample; bit-blasting decay_load's 64-bit products and an update's "
-               "divisions does not decide in the budget";
+               ") folded by Z3 with no counterexample; " + std::string(sampled_why(claim.kind));
   return res;
 }
 
@@ -114,20 +149,32 @@ std::string label(const PeltCase<Sym>& c) {
 }  // namespace
 
 ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
-  if (!sat_decides(claim.kind)) return sample_pelt(claim, config);
+  const Method method = method_for(claim.kind);
+  if (method == Method::sampled) return sample_pelt(claim, config);
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   ProofResult res;
   std::vector<std::string> unknown;
+  unsigned products = 0;
+  std::size_t lemma_queries = 0;
+  if (method == Method::abstracted) {  // no query is asked on lemmas that are not proved
+    const LemmaProof lemmas = prove_product_lemmas(timeout_ms);
+    lemma_queries = lemmas.queries.size();
+    res.queries = lemmas.queries;
+    if (lemmas.outcome != Outcome::proved) unknown.push_back(lemmas.reason);
+  }
   z3::context ctx;  // one for every query: they share most of their terms
   ContextScope scope(ctx);
-  for (std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{}; path;) {
+  std::optional<std::vector<uint64_t>> path;
+  if (unknown.empty()) path.emplace();
+  while (path) {
     SymReader reader(std::move(*path), split_for(claim.kind));
     const PeltCase<Sym> c = decode_pelt_case(reader, claim);
     path = reader.next();
     const std::string where = label(c);
-    const BridgeResult br = find(reader.domain() && !pelt_holds(claim, c).expr(), timeout_ms);
+    const z3::expr negated = reader.domain() && !pelt_holds(claim, c).expr();
+    const BridgeResult br =
+        method == Method::abstracted ? find_abstracted(negated, timeout_ms, products) : find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
-    res.seconds += br.seconds;
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
     if (br.outcome != Outcome::refuted) continue;
     const PeltCase<uint64_t> concrete = evaluate(c, *br.model);
@@ -144,13 +191,17 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     res.detail = cx->summary;
     return res;
   }
-  if (!unknown.empty()) {
-    res.outcome = Outcome::unknown;
-    res.detail = join_reasons(unknown);
-    return res;
+  for (const QueryStat& q : res.queries) res.seconds += q.seconds;
+  const std::size_t paths = res.queries.size() - lemma_queries;
+  std::string detail;
+  if (method == Method::abstracted) {
+    detail = std::to_string(paths) + (paths == 1 ? " query" : " queries") + " unsat with decay_load's " +
+             std::to_string(products) + " products abstracted, assuming the lemmas";
+    for (const ProductLemma& l : product_lemmas()) detail += " " + std::string(l.name) + ",";
+    detail.back() = ';';
+    detail += " each proved over the integers (" + std::to_string(lemma_queries) + " queries unsat)";
   }
-  res.outcome = Outcome::proved;
-  res.detail = std::to_string(res.queries.size()) + (res.queries.size() == 1 ? " query" : " queries") + " unsat";
+  conclude(res, unknown, Outcome::proved, detail);
   return res;
 }
 

@@ -6,10 +6,13 @@
 
 namespace cfsv::proofs {
 
-// One query per path of the domain (each era; each table entry of
-// decay_load's n; on_rq and running of an update): proved if every query is
-// unsat, refuted by the first model Z3 finds, re-checked on uint64_t (a
-// model the uint64_t model does not fail on is reported as a BUG, unknown).
+// By kind: the tg and shares kinds one SAT query per era; the decay kinds
+// the same with decay_load's products abstracted, assuming lemmas the same
+// run proves (proofs/product_lemmas.h); proved if every query is unsat,
+// refuted by the first model Z3 finds, re-checked on uint64_t (a model the
+// uint64_t model does not fail on is reported as a BUG, unknown). The update
+// kinds and the periodic one: Z3's evaluation of the templates on sampled
+// cases, passed (not proved) or refuted by a case.
 ProofResult prove_pelt(const Claim& claim, const CheckConfig& config);
 
 }  // namespace cfsv::proofs

@@ -61,15 +61,10 @@ ProofResult prove_sim(const Claim&, const CheckConfig& config) {
       res.counterexample.values.push_back({name, br.model->eval(v->expr(), true).get_decimal_string(0)});
     return res;
   }
-  if (!unknown.empty()) {
-    res.outcome = Outcome::unknown;
-    res.detail = join_reasons(unknown);
-    return res;
-  }
-  res.outcome = Outcome::passed;
-  res.detail = "proved for update_tg_load_avg over symbolic 64-bit state (2 queries unsat: a non-root group's "
-               "results do not change; the root's tg->load_avg and contribution are left alone); not proved for "
-               "the simulator: that no decision reads the root's tg->load_avg is only tested";
+  conclude(res, unknown, Outcome::passed,
+           "proved for update_tg_load_avg over symbolic 64-bit state (2 queries unsat: a non-root group's "
+           "results do not change; the root's tg->load_avg and contribution are left alone); not proved for "
+           "the simulator: that no decision reads the root's tg->load_avg is only tested");
   return res;
 }
 

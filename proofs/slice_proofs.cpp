@@ -197,16 +197,10 @@ ProofResult prove_slice(const Claim& claim, const CheckConfig& config, const Sli
     res.detail = res.counterexample.summary;
     return res;
   }
-  if (!unknown.empty()) {
-    res.outcome = Outcome::unknown;
-    res.detail = join_reasons(unknown);
-    return res;
-  }
-  res.outcome = Outcome::proved;
-  res.detail = enumerate ? "point by point: each of the " + dec(static_cast<uint64_t>(points)) +
-                               " points of the domain folds to true"
-                         : std::to_string(res.queries.size()) +
-                               (res.queries.size() == 1 ? " query" : " queries") + " unsat";
+  conclude(res, unknown, Outcome::proved,
+           enumerate ? "point by point: each of the " + dec(static_cast<uint64_t>(points)) +
+                           " points of the domain folds to true"
+                     : "");
   return res;
 }
 

@@ -119,5 +119,46 @@ TEST(PeltClaims, AnUnforcedUpdateWithinTheThresholdLeavesTheContribution) {
   EXPECT_EQ(pelt_tg(tg(6500), uint64_t{1}).tg_load_avg, 7500u);
 }
 
+// The periodic claim (claims/pelt_periodic.h): its bound by hand, a case
+// inside it, and the check failing once the ripple or the transient is
+// left out of the bound.
+const auto same = [](uint64_t v) { return v; };
+
+TEST(PeltPeriodic, TheBoundIsTheDerivedFormulaRoundedInward) {
+  // 25% of 4 periods (R 1024, S 3072 units), k = 4: mean 256, ripple
+  // 1024 * 1024 * 3072 / (46764 * 4096) = 16.82, transient 1024 / 16 = 64, slack 4:
+  // hi = floor(256 + 16.82 + 4) = 276, lo = ceil(256 - 16.82 - 64 - 4) = ceil(171.18) = 172.
+  const PeriodicBounds b = periodic_bounds({4096, 1024, 4, 0, false});
+  EXPECT_EQ(b.lo, 172u);
+  EXPECT_EQ(b.hi, 276u);
+  // Half of 64 periods, k = 8: mean 512, ripple 358.8, transient 4: [146, 874].
+  const PeriodicBounds w = periodic_bounds({65536, 32768, 8, 0, false});
+  EXPECT_EQ(w.lo, 146u);
+  EXPECT_EQ(w.hi, 874u);
+  EXPECT_EQ(periodic_bounds({4096, 4096, 8, 0, false}).hi, 1028u);  // always running: 1024 + 4
+  EXPECT_EQ(periodic_bounds({4096, 0, 1, 0, false}).lo, 0u);        // never running
+}
+
+TEST(PeltPeriodic, AQuarterDutyTaskStaysInsideItsBoundAndTheClaimRecordsEveryCheckedUpdate) {
+  const PeltCase<uint64_t> c{PeltEra::v5_15,
+                             {{"period", 4096}, {"run", 1024}, {"half_lives", 4}, {"tick", 977}, {"sleep_first", 0}}};
+  EXPECT_TRUE(pelt_holds(claim("pelt-util/periodic-ripple"), c));
+  const Counterexample cx = pelt_counterexample(claim("pelt-util/periodic-ripple"), c);
+  EXPECT_EQ(cx.summary, "util_avg within [172, 276] (era v5.15)");
+  // 2 P + 2 = 10 periods are checked; 7 of the updates there (switches, ticks) cross a boundary.
+  EXPECT_EQ(value_of(cx.values, "updates_checked"), "7");
+}
+
+TEST(PeltPeriodic, TheCheckFailsWithoutTheRippleOrWithoutTheTransient) {
+  // Half of 64 periods swings between 339 and 682: outside mean +- (slack + transient).
+  const PeltPeriodic slow{65536, 32768, 8, 0, false};
+  EXPECT_TRUE(periodic_within<uint64_t>(slow, periodic_bounds(slow), same));
+  EXPECT_FALSE(periodic_within<uint64_t>(slow, {512 - 4 - 4, 512 + 4}, same));
+  // One half-life from zero, a quarter-duty task is near 150, not 256 - 16.82 - 4.
+  const PeltPeriodic young{4096, 1024, 1, 0, false};
+  EXPECT_TRUE(periodic_within<uint64_t>(young, periodic_bounds(young), same));
+  EXPECT_FALSE(periodic_within<uint64_t>(young, {236, 276}, same));
+}
+
 }  // namespace
 }  // namespace cfsv::properties
