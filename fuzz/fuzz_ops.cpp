@@ -1,6 +1,6 @@
 // The CFS model on decoded op sequences: bytes become a scenario on 1..4 CPUs
 // (model/ops_decoder.h: random profile, features, groups nested up to depth
-// 3, tasks, then up to 64 timed ops within 20 ms), each op applied as it is
+// 3, tasks, then up to 64 timed ops within 10 ms), each op applied as it is
 // decoded (fuzz/ops_input.h, run_ops). The shared invariant checker runs
 // after the set-up, after every op that changed the state, after every 16th
 // step (op or event) and at the end. Its libFuzzer flags: fuzz_ops.options. Also

@@ -388,8 +388,8 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
 // pick differs from what ran.
 void schedule(Sched& s, CpuId cpu) {
   Rq& r = s.rq[cpu];
-  s.nr_need_resched -= r.need_resched;
   r.need_resched = false;
+  s.need_resched_cpus.reset(cpu.index());
   s.counters.schedules++;
   const TaskId prev = r.curr;
   const TaskId next = pick_next_task_fair(s, cpu, prev);

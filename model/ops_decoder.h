@@ -142,15 +142,16 @@ inline Op default_op(std::size_t k) {
 
 // Bounds of a decoded scenario. They keep one fuzz execution short: the
 // interesting states come from the ops and from times within and across a
-// tick, so a few ticks of simulated time (20 at HZ=1000, 2 at HZ=100) reach
-// what 200 ms did, at a tenth of the events (docs/fuzzing.md).
+// tick and a PELT period, so about ten ticks of simulated time (10 ms: 10 at
+// HZ=1000, 1 at HZ=100, plus a tail of up to 2 ms) reach the edges that 20 ms
+// and 200 ms did, at a fraction of the events (docs/fuzzing.md).
 struct DecodeOptions {
   unsigned max_cpus = 4;         // 1..max_cpus CPUs
   unsigned max_groups = 6;       // at time 0 and created by ops
   unsigned max_tasks = 12;       // at time 0 and spawned by ops
   unsigned max_ops = 64;         // timed ops
-  Nanos max_advance = 4'000'000;  // one advance op, and the tail after the last op
-  Nanos max_time = 20'000'000;    // advances stop at 1 ns each once the ops reach this time
+  Nanos max_advance = 2'000'000;  // one advance op, and the tail after the last op
+  Nanos max_time = 10'000'000;    // advances stop at 1 ns each once the ops reach this time
   bool busy_only = false;        // every task run=busy
   bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
 };

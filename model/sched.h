@@ -224,7 +224,7 @@ struct Sched {
   LoadResolution res;
   Tunables tun;
   Nanos now = 0;              // rq_clock, the same on every CPU
-  unsigned nr_need_resched = 0;  // runqueues whose need_resched is set
+  CpuMask need_resched_cpus;     // the runqueues whose need_resched is set
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
@@ -242,9 +242,8 @@ struct Sched {
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
 inline void resched_curr(Sched& s, CpuId cpu) {
-  Rq& r = s.rq[cpu];
-  s.nr_need_resched += !r.need_resched;
-  r.need_resched = true;
+  s.rq[cpu].need_resched = true;
+  s.need_resched_cpus.set(cpu.index());
 }
 // check_preempt_curr (kernel/sched/core.c; core.cpp): whether a task just
 // queued on cpu preempts what runs there.

@@ -257,9 +257,9 @@ bool Sim::handle(const Event& e) {
 // Every CPU with need_resched schedules, in CPU order; one that switches to a
 // task starts that task's burst timer and its tick.
 void Sim::resched_pending() {
-  for (Rq& r : s_.rq) {
-    if (!s_.nr_need_resched) return;
-    if (!r.need_resched) continue;
+  const CpuMask& pending = s_.need_resched_cpus;
+  for (std::size_t c = pending._Find_first(); c < pending.size(); c = pending._Find_next(c)) {
+    Rq& r = s_.rq[CpuId(c)];
     const TaskId prev = r.curr;
     schedule(s_, r.cpu);
     if (r.curr != prev && r.curr) {

@@ -16,11 +16,11 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "event_queue.h"
 #include "invariants.h"
 #include "recorder.h"
 #include "scenario.h"
@@ -140,19 +140,6 @@ class Sim {
   uint64_t sched_slice_of(EntityId se) const;
 
  private:
-  enum class EvKind : uint8_t { stop = 0, deadline = 1, wake = 2, tick = 3 };
-  struct Event {
-    Nanos t;
-    EvKind kind;
-    int32_t id;  // the CPU (stop, tick) or the task (deadline, wake)
-    uint32_t gen;
-    bool operator>(const Event& o) const {
-      if (t != o.t) return t > o.t;
-      if (kind != o.kind) return kind > o.kind;
-      if (id != o.id) return id > o.id;
-      return gen > o.gen;
-    }
-  };
   struct OpHandler;  // applies each kind of Op (sim.cpp)
 
   // Task behaviours: their bursts, deadlines and wake timers, and the tick.
@@ -173,7 +160,7 @@ class Sim {
   Sched s_;
   std::map<std::string, TaskId, std::less<>> task_by_name_;
   std::map<std::string, GroupId, std::less<>> group_by_path_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  EventQueue events_;
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;
   RunEnd run_end_ = RunEnd::finished;

@@ -80,10 +80,13 @@ template <class V> V nice_0_load(LoadResolution r) { return scale_load(V(kNice0W
 // lazily as wmult_const / scale_load_down(weight) when not cached.
 template <class V>
 V update_inv_weight(const LoadWeight<V>& lw, LoadResolution r, uint64_t wmult_const = kWmultConst) {
-  const V w = scale_load_down(lw.weight, r);
-  const V lazy = select(w >= V(wmult_const), V(1),
-                        select(w == V(0), V(wmult_const), V(wmult_const) / select(w == V(0), V(1), w)));
-  return select(lw.inv_weight != V(0), lw.inv_weight, lazy);
+  return select_lazy(
+      lw.inv_weight != V(0), [&] { return lw.inv_weight; },
+      [&] {
+        const V w = scale_load_down(lw.weight, r);
+        return select(w >= V(wmult_const), V(1),
+                      select(w == V(0), V(wmult_const), V(wmult_const) / select(w == V(0), V(1), w)));
+      });
 }
 
 // The inverse the era's weighted delta divides by: __update_inv_weight's,
@@ -156,7 +159,8 @@ template <class V> V calc_delta_for_era(V delta_exec, V weight, const LoadWeight
 // time; returned unchanged for a nice-0 weight.
 template <class V> V calc_delta_fair(V delta, const LoadWeight<V>& se_load, LoadResolution r) {
   const V nice0 = nice_0_load<V>(r);
-  return select(se_load.weight != nice0, calc_delta_for_era(delta, nice0, se_load, r), delta);
+  return select_lazy(
+      se_load.weight != nice0, [&] { return calc_delta_for_era(delta, nice0, se_load, r); }, [&] { return delta; });
 }
 
 }  // namespace cfsv

@@ -13,6 +13,12 @@ inline uint64_t select(bool c, uint64_t a, uint64_t b) { return c ? a : b; }
 inline uint64_t min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 inline uint64_t max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+// c ? a() : b() where forming a side costs (a decay, a division): the model's
+// plain bool forms only the side it takes; a symbolic condition forms both
+// and selects, the same formula as select(c, a(), b()).
+template <class F, class G> auto select_lazy(bool c, F&& a, G&& b) { return c ? a() : b(); }
+template <class C, class F, class G> auto select_lazy(const C& c, F&& a, G&& b) { return select(c, a(), b()); }
+
 // mul_u64_u32_shr (include/linux/math64.h): (a * mul) >> shift with a 128-bit
 // product, truncated to 64 bits. mul < 2^32, shift <= 32 at every call site.
 inline uint64_t mul_u64_u32_shr(uint64_t a, uint64_t mul, uint64_t shift) {
@@ -42,6 +48,13 @@ template <class V> V fls32(V x) {
   step(0xc0000000u, 2);
   step(0x80000000u, 1);
   return select(x0 == V(0), V(0), r);
+}
+// The same for the model's uint64_t, with the CPU's count of leading zeros
+// (bits above 32 are only tested for x == 0, as the template does).
+inline uint64_t fls32(uint64_t x) {
+  const auto lo = static_cast<uint32_t>(x);
+  if (lo == 0) return x == 0 ? 0 : 1;
+  return 32 - static_cast<uint64_t>(__builtin_clz(lo));
 }
 
 }  // namespace cfsv

@@ -32,6 +32,12 @@ template <class V, class C> SchedAvg<V> select_each(C c, const SchedAvg<V>& a, c
           select(c, a.runnable_avg, b.runnable_avg),         select(c, a.util_avg, b.util_avg)};
 }
 
+// select_each(c, a(), b()), forming only the side taken when c is a plain bool.
+template <class V, class F, class G> SchedAvg<V> select_each_lazy(bool c, F&& a, G&& b) { return c ? a() : b(); }
+template <class V, class C, class F, class G> SchedAvg<V> select_each_lazy(const C& c, F&& a, G&& b) {
+  return select_each(c, a(), b());
+}
+
 // decay_load (kernel/sched/pelt.c v5.15, v6.1): val * y^n,
 // rounded down; no n == 0 shortcut: decay_load(v, 0) = v - ceil(v / 2^32).
 template <class V> V decay_load(V val, V n) {
@@ -57,11 +63,14 @@ template <class V> V accumulate_sum(V delta, SchedAvg<V>& sa, V load, V runnable
   const auto crossed = periods != V(0);
   const V d3 = d & V(kPeltPeriodUs - 1);  // d % 1024, = d when nothing was crossed
   // Step 1: decay the old sums; step 2: the three segments (only used when load != 0).
-  sa.load_sum = select(crossed, decay_load(sa.load_sum, periods), sa.load_sum);
-  sa.runnable_sum = select(crossed, decay_load(sa.runnable_sum, periods), sa.runnable_sum);
-  sa.util_sum = select(crossed, u32(decay_load(sa.util_sum, periods)), sa.util_sum);
-  const V contrib = select(crossed && load != V(0),
-                           accumulate_pelt_segments(periods, V(kPeltPeriodUs) - sa.period_contrib, d3), u32(delta));
+  sa.load_sum = select_lazy(crossed, [&] { return decay_load(sa.load_sum, periods); }, [&] { return sa.load_sum; });
+  sa.runnable_sum =
+      select_lazy(crossed, [&] { return decay_load(sa.runnable_sum, periods); }, [&] { return sa.runnable_sum; });
+  sa.util_sum = select_lazy(crossed, [&] { return u32(decay_load(sa.util_sum, periods)); }, [&] { return sa.util_sum; });
+  const V contrib = select_lazy(
+      crossed && load != V(0),
+      [&] { return accumulate_pelt_segments(periods, V(kPeltPeriodUs) - sa.period_contrib, d3); },
+      [&] { return u32(delta); });
   sa.period_contrib = d3;
   sa.load_sum = sa.load_sum + load * contrib;  // + 0 when !load
   sa.runnable_sum = sa.runnable_sum + ((runnable * contrib) << V(kSchedCapacityShift));
@@ -105,9 +114,14 @@ namespace detail {
 // The update_load_sum + update_load_avg pair every __update_load_avg_* makes.
 template <class V> V update_sum_then_avg(V now, SchedAvg<V>& sa, V load, V runnable, V running, V avg_load) {
   const V decayed = update_load_sum(now, sa, load, runnable, running);
-  SchedAvg<V> averaged = sa;
-  update_load_avg(averaged, avg_load);
-  sa = select_each(decayed != V(0), averaged, sa);
+  sa = select_each_lazy<V>(
+      decayed != V(0),
+      [&] {
+        SchedAvg<V> averaged = sa;
+        update_load_avg(averaged, avg_load);
+        return averaged;
+      },
+      [&] { return sa; });
   return decayed;
 }
 }  // namespace detail

@@ -4,10 +4,8 @@
 
 namespace cfsv {
 
-namespace {
-
 // The generator's steps, in its own double arithmetic and int truncations.
-PeltTables compute() {
+PeltTables compute_pelt_tables() {
   PeltTables t{};
   const double y = std::pow(0.5, 1 / double(kLoadAvgPeriod));
 
@@ -39,13 +37,6 @@ PeltTables compute() {
     if (k > 1) x = x / 2 + t.yN_sum[kLoadAvgPeriod];
     t.accumulated_sum_N32[k] = x;
   }
-  return t;
-}
-
-}  // namespace
-
-const PeltTables& pelt_tables() {
-  static const PeltTables t = compute();
   return t;
 }
 

@@ -33,8 +33,13 @@ struct PeltTables {
   std::array<uint32_t, 12> accumulated_sum_N32;
 };
 
-// The tables, computed once on first use.
-const PeltTables& pelt_tables();
+// The generator's steps (pelt_tables.cpp).
+PeltTables compute_pelt_tables();
+// The tables, computed once on first use (inline: every decay reads them).
+inline const PeltTables& pelt_tables() {
+  static const PeltTables t = compute_pelt_tables();
+  return t;
+}
 
 // t[i] without branching on i (i < N): the select chain for a symbolic value
 // type, a plain index for uint64_t (the overload below, chosen for it).
