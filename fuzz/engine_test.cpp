@@ -159,7 +159,8 @@ void run_ops_tests() {
   ByteReader r(bytes.data(), bytes.size());
   Nanos broken_at = 0;
   unsigned spawns = 0;
-  const auto sim = run_ops(decoder, r, setup, [&](Sim& s, const Op& op) {
+  std::unique_ptr<Sim> reused;
+  const Sim* sim = &run_ops(decoder, r, setup, reused, [&](Sim& s, const Op& op) {
     if (std::holds_alternative<op::Spawn>(op) && ++spawns == 2) {  // the second spawn: past the set-up's check
       s.mutable_cfs_rq(s.groups()[kRootGroup].cfs_rq[CpuId(0)]).load_weight += 1;
       broken_at = s.now();
@@ -177,11 +178,12 @@ void run_ops_tests() {
   OpsDecoder<ByteReader> advances(nothing);
   ByteReader r2(bytes.data(), bytes.size());
   unsigned ops = 0;
-  const auto quiet = run_ops(advances, r2, setup, [&](const Sim&, const Op& op) {
+  const Sim* quiet = &run_ops(advances, r2, setup, reused, [&](const Sim&, const Op& op) {
     ops += std::holds_alternative<op::Advance>(op) ? 1 : 100;
   });
   // The set-up, every 16th step (the set-up is the first, each op one), the end.
   CHECK(ops == 64 && quiet->counters().events == 0 && quiet->checker()->checks() == 1 + (1 + ops) / 16 + 1);
+  CHECK(quiet == sim && quiet->checker()->ok());  // the same Sim, reset: the first run's violation is gone
 }
 
 void check_claim_tests() {

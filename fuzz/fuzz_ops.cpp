@@ -50,12 +50,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   // crash input (<target>_replay crash-...); `cfsv fuzz` writes them itself.
   static const bool print_first = std::getenv("CFSV_PRINT_SCENARIO") != nullptr;
   if (print_first) std::fprintf(stderr, "%s", print_scenario(fuzz::ops_scenario({data, size})).c_str());
-  // One decoder and one set-up kept across inputs: their buffers are reused.
+  // One decoder, one set-up and one Sim kept across inputs: their buffers are reused.
   static OpsDecoder<fuzz::ByteReader> decoder;
   static Scenario setup;
+  static std::unique_ptr<Sim> reused;
   fuzz::ByteReader r(data, size);
-  const std::unique_ptr<Sim> run = fuzz::run_ops(decoder, r, setup, planted_bug);
-  const Sim& sim = *run;
+  const Sim& sim = fuzz::run_ops(decoder, r, setup, reused, planted_bug);
   if (!sim.checker()->ok()) {
     const Violation& v = sim.checker()->violations().front();
     fuzz::fail(kTarget, "invariant violated: %s\n--- reproducer ---\n# expect: violation %s\n%s", v.to_string().c_str(),

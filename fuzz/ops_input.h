@@ -23,16 +23,17 @@ namespace cfsv::fuzz {
 inline const SimOptions kOpsSimOptions{.check_every = 16, .record_trace = false};
 
 // One fuzz_ops execution on a reader's values: the set-up decoded into
-// `setup` (kept by the caller with `decoder`, so that their buffers are
-// reused), a Sim made from it and checked, each op applied as it is decoded,
-// as Sim::run applies a timed op, then `after_op(sim, op)` and a check; at
-// the end the run to its length and a last check. No check follows an op
-// that left the state as the last check saw it: a rejected op, or an advance
-// during which no event happened.
+// `setup` (kept by the caller with `decoder` and `sim`, so that their buffers
+// are reused), `sim` made from it (on the first call; reset on the next ones)
+// and checked, each op applied as it is decoded, as Sim::run applies a timed
+// op, then `after_op(sim, op)` and a check; at the end the run to its length
+// and a last check. No check follows an op that left the state as the last
+// check saw it: a rejected op, or an advance during which no event happened.
 template <class Reader, class AfterOp>
-std::unique_ptr<Sim> run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, AfterOp&& after_op) {
+Sim& run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, std::unique_ptr<Sim>& sim, AfterOp&& after_op) {
   decoder.begin(r, setup);
-  auto sim = std::make_unique<Sim>(setup, kOpsSimOptions);
+  if (sim) sim->reset(setup);
+  else sim = std::make_unique<Sim>(setup, kOpsSimOptions);
   sim->check_now("set-up");
   for (TimedOp t; decoder.next(t);) {
     sim->run_until(t.at);
@@ -44,7 +45,7 @@ std::unique_ptr<Sim> run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& s
   }
   sim->run_until(std::max(decoder.duration(), sim->now()));
   sim->check_now("end of run");
-  return sim;
+  return *sim;
 }
 
 // fuzz_ops: the whole input is one scenario.

@@ -396,6 +396,15 @@ void InvariantChecker::fail(const Sched& s, const Step& step, std::size_t inv, s
     kept_.push_back({std::string(kInfos[inv].name), std::move(detail), describe(s, step), s.now});
 }
 
+void InvariantChecker::reset() {
+  kept_.clear();
+  total_ = checks_ = 0;
+  per_invariant_.clear();
+  failed_now_ = 0;
+  census_.last_min_vruntime.clear();
+  found_.clear();
+}
+
 std::size_t InvariantChecker::check(const Sched& s, const Step& step) {
   ++checks_;
   failed_now_ = 0;

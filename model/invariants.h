@@ -65,6 +65,9 @@ class InvariantChecker {
   // Checks every invariant against the scheduler's state; returns how many
   // violations it found now. Remembers min_vruntime per cfs_rq between calls.
   std::size_t check(const Sched& s, const Step& step);
+  // Back to a new checker's state (nothing seen, nothing remembered), the
+  // buffers kept.
+  void reset();
 
   // The first max_kept violations, in order.
   const std::vector<Violation>& violations() const { return kept_; }

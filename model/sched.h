@@ -121,7 +121,7 @@ struct SchedEntity {
 
 // struct cfs_rq (kernel/sched/sched.h).
 struct CfsRq {
-  explicit CfsRq(std::pmr::memory_resource* pool) : timeline(pool) {}
+  explicit CfsRq(std::pmr::memory_resource* pool) noexcept : timeline(pool) {}
   CfsRq(const CfsRq&) = delete;
   CfsRq& operator=(const CfsRq&) = delete;
   uint64_t load_weight = 0;   // load.weight; its inv_weight is always lazy (update_load_add clears it)
@@ -238,6 +238,14 @@ struct Sched {
   Counters counters;
 
   unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
+  // Back to a new Sched's state (every field above), keeping the tables'
+  // storage and the pool's memory for the next simulation.
+  void clear() {
+    features = {}, era = {}, res = {}, tun = {};
+    now = 0, need_resched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
+    counters = {};
+  }
 };
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.

@@ -57,7 +57,27 @@ std::string apply_setting(Sched& sch, const Setting& s) {
 // ---------------------------------------------------------------------------
 // Set-up
 
-Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
+Sim::Sim(const Scenario& sc, SimOptions opt) : opt_(opt) { reset(sc); }
+
+void Sim::reset(const Scenario& sc) {
+  // Everything back to a new Sim's state; the containers keep their storage.
+  if (&sc != &sc_) sc_ = sc;
+  s_.clear();
+  task_by_name_.clear();
+  group_by_path_.clear();
+  events_.clear();
+  steps_ = 0;
+  in_setup_ = false;
+  run_end_ = RunEnd::finished;
+  last_error_.clear();
+  applying_ = nullptr;
+  applying_loc_ = {};
+  rejected_.clear();
+  sinks_ = SinkTee{};
+  ops_.clear();
+  next_op_ = 0;
+  end_time_.reset();
+
   const Profile* p = profile_by_name(sc_.kernel);
   if (!p) {
     last_error_ = "unknown kernel profile '" + sc_.kernel + "', using " + std::string(default_profile().name);
@@ -70,7 +90,8 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   if (opt_.record_trace) sinks_.add((recorder_ = std::make_unique<TraceRecorder>()).get());
   sinks_.add(opt_.sink);
   s_.sink = sinks_.single_or_this();
-  checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
+  if (checker_) checker_->reset();
+  else checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
 
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
   sched_init(s_, n);

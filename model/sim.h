@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory_resource>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +73,11 @@ class Sim {
   ~Sim();
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
+  // Starts over on another scenario with the same options: afterwards the Sim
+  // is what Sim(sc, options) would be, but keeps its containers' storage (the
+  // tables, the timeline pool, the event queue), so that a fuzz target running
+  // one scenario after another allocates little. `sc` is copied.
+  void reset(const Scenario& sc);
 
   // Applies one op at now(). Rejected (counted and listed in rejected_ops(),
   // state unchanged) when it names a task or group that does not exist now
@@ -158,8 +164,9 @@ class Sim {
   Scenario sc_;
   SimOptions opt_;
   Sched s_;
-  std::map<std::string, TaskId, std::less<>> task_by_name_;
-  std::map<std::string, GroupId, std::less<>> group_by_path_;
+  std::pmr::unsynchronized_pool_resource names_pool_;  // the two maps' nodes, kept by reset()
+  std::pmr::map<std::string, TaskId, std::less<>> task_by_name_{&names_pool_};
+  std::pmr::map<std::string, GroupId, std::less<>> group_by_path_{&names_pool_};
   EventQueue events_;
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;
