@@ -147,9 +147,10 @@ void reproducer_tests() {
         contains(rep->text, "\n#   " + std::string(237, 'x') + "...\n"));
 }
 
-// fuzz::run_ops, fuzz_ops' execution: a state broken by an op is seen by the
-// check after that op; an op that leaves the state as the last check saw it
-// (here: advances, with no task to make an event) is not checked again.
+// fuzz::run_ops, fuzz_ops' execution: a state broken by an op (on the CPU the
+// op touched) is seen by the check after that op, though that check looks
+// only at the touched CPUs; an op that leaves the state as the last check saw
+// it (here: advances, with no task to make an event) is not checked again.
 void run_ops_tests() {
   std::vector<uint8_t> bytes(1024);
   DeterministicRandom rng(5);
@@ -161,8 +162,10 @@ void run_ops_tests() {
   unsigned spawns = 0;
   std::unique_ptr<Sim> reused;
   const Sim* sim = &run_ops(decoder, r, setup, reused, [&](Sim& s, const Op& op) {
-    if (std::holds_alternative<op::Spawn>(op) && ++spawns == 2) {  // the second spawn: past the set-up's check
-      s.mutable_cfs_rq(s.groups()[kRootGroup].cfs_rq[CpuId(0)]).load_weight += 1;
+    const auto* spawn = std::get_if<op::Spawn>(&op);
+    if (spawn && ++spawns == 2) {  // the second spawn: past the set-up's check
+      const CpuId cpu = s.tasks()[s.task_index(spawn->task.name)].cpu;  // where the child went
+      s.mutable_cfs_rq(s.groups()[kRootGroup].cfs_rq[cpu]).load_weight += 1;
       broken_at = s.now();
     }
   });

@@ -163,9 +163,14 @@ std::vector<Stretch> Sim::stretches_until_now() const {
 
 uint64_t Sim::sched_slice_of(EntityId se) const { return sched_slice(s_, s_.se[se].cfs_rq, se); }
 
-bool Sim::check_now(std::string_view context) {
-  const Step step{context, -1, nullptr};
-  return checker_->check(s_, step) == 0;
+bool Sim::check_now(std::string_view context) { return run_check(Step{context, -1, nullptr}, true) == 0; }
+bool Sim::check_touched(std::string_view context) { return run_check(Step{context, -1, nullptr}, false) == 0; }
+
+std::size_t Sim::run_check(const Step& step, bool full) {
+  full = full || opt_.full_check_every <= 1 || (checker_->checks() + 1) % opt_.full_check_every == 0;
+  const std::size_t found = checker_->check(s_, step, full ? nullptr : &s_.touched_cpus);
+  s_.touched_cpus.reset();
+  return found;
 }
 
 // ---------------------------------------------------------------------------
@@ -297,7 +302,7 @@ void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
 
 void Sim::count_step(std::string_view kind, int32_t id, const Op* op) {
   ++steps_;
-  if (opt_.check_every && steps_ % opt_.check_every == 0) checker_->check(s_, Step{kind, id, op});
+  if (opt_.check_every && steps_ % opt_.check_every == 0) run_check(Step{kind, id, op}, false);
 }
 
 bool Sim::halted() {
@@ -333,7 +338,8 @@ bool Sim::run_to(Nanos t) {
 }
 
 RunEnd Sim::finish() {
-  if (opt_.check_every > 1 && steps_ % opt_.check_every != 0) checker_->check(s_, Step{"end of run", -1, nullptr});
+  if (opt_.check_every && (steps_ % opt_.check_every != 0 || opt_.full_check_every > 1))
+    run_check(Step{"end of run", -1, nullptr}, true);
   if (opt_.progress) opt_.progress(*this);
   return run_end_;
 }

@@ -39,6 +39,10 @@ struct SimOptions {
   // after each, 0 never. With N > 1, run() also checks once at its end when
   // its last step was not checked.
   uint64_t check_every = 1;
+  // Every Nth check looks at everything; the others only at the CPUs the
+  // steps since the last check touched (Sched::touched_cpus). 1: every check
+  // looks at everything. The end of a run always does.
+  uint64_t full_check_every = 1;
   // Keep every stretch and switch in memory (trace(); memory grows with
   // simulated time). Off: trace() throws.
   bool record_trace = false;
@@ -136,8 +140,12 @@ class Sim {
   Nanos idle_ns(CpuId cpu) const;
   Nanos busy_ns(CpuId cpu) const;
   const InvariantChecker* checker() const { return checker_.get(); }
-  // Runs the checker now (whatever check_every says); false on a violation.
+  // Runs the checker now on everything (whatever check_every says); false on
+  // a violation.
   bool check_now(std::string_view context = "check");
+  // The same on what the steps since the last check touched, or on everything
+  // when full_check_every says this check is a full one.
+  bool check_touched(std::string_view context);
 
   // For tests that deliberately break the model (the checker must notice).
   CfsRq& mutable_cfs_rq(CfsRqId i) { return s_.cfs[i]; }
@@ -158,6 +166,7 @@ class Sim {
   void resched_pending();
   void after_step(std::string_view kind, int32_t id, const Op* op);  // reschedules, then count_step
   void count_step(std::string_view kind, int32_t id, const Op* op);  // a step: the checker's turn
+  std::size_t run_check(const Step& step, bool full);  // the checker, then touched_cpus cleared
   ApplyResult reject(std::string why);
   bool halted();  // run() must stop now: the event limit or *stop; sets end_
 
