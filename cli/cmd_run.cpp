@@ -41,11 +41,11 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   groups_json(j, s, whole);
   j.key("cpus");
   cpus_json(j, s, st, now);
-  if (s.era.pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
+  if (s.era.tracks_pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
     j.key("pelt").begin_object().key("cpus").begin_array();
     for (const Rq& r : s.rq) {
       j.begin_object().field("cpu", r.cpu.v);
-      pelt_json(j, s.cfs[r.cfs].pelt.avg);
+      pelt_json(j, s.era, s.cfs[r.cfs].pelt.avg);
       j.end_object();
     }
     j.end_array().key("groups").begin_array();

@@ -1,10 +1,14 @@
 // The PELT fields of the scheduler's objects, v5.15's form (struct sched_avg,
 // include/linux/sched.h; the cfs_rq and task_group fields of
-// kernel/sched/sched.h). model/pelt.h keeps them up to date.
+// kernel/sched/sched.h). model/pelt.h keeps them up to date; v4.4's
+// (model/pelt_eras.h) keeps its sched_avg, v5.15's without the runnable
+// fields, in the same storage, and its removed_load_avg/removed_util_avg in
+// `removed`.
 #pragma once
 #include <cstdint>
 
 #include "arith/pelt.h"
+#include "arith/pelt_v4.h"
 #include "ids.h"
 
 namespace cfsv {
@@ -30,6 +34,7 @@ struct CfsRqPelt {
   bool propagate = false;             // cfs_rq->propagate
   int64_t prop_runnable_sum = 0;      // cfs_rq->prop_runnable_sum
   uint64_t tg_load_avg_contrib = 0;   // cfs_rq->tg_load_avg_contrib: its part of tg->load_avg
+  pelt_v4_4::RunnableLoad<uint64_t> runnable_load;  // v4.4: runnable_load_sum/avg, the queued entities' part
   bool on_list = false;               // on its rq's leaf_cfs_rq_list (update_blocked_averages walks it)
   // The model's own bookkeeping for the invariants: entities attached here,
   // and the removals queued and applied since boot.

@@ -64,6 +64,10 @@ struct ModelEra {
   // entities take their weight from it unless instant_shares asks for the
   // instantaneous load. Without pelt_v5 the shares are instantaneous.
   bool pelt = false;
+  // v4.4's load tracking (model/pelt_eras.h: feature pelt_v4_4, when pelt_v5
+  // is off); group entities take calc_cfs_shares unless instant_shares.
+  bool pelt_v4 = false;
+  bool tracks_pelt = false;  // any era's load tracking runs
   bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);
