@@ -141,11 +141,12 @@ void latency_json(JsonWriter& j, const LatencySummary& l) {
 }
 
 // "pelt": the averages as /proc/PID/sched names them (se.avg.*); v4.4 has no
-// runnable_avg.
+// runnable_avg, v3.10 neither that nor util_avg (its load_avg: load_avg_contrib).
 void pelt_json(JsonWriter& j, const ModelEra& era, const SchedAvg& a) {
   j.key("pelt").begin_object().field("load_avg", a.load_avg);
   if (era.pelt) j.field("runnable_avg", a.runnable_avg);
-  j.field("util_avg", a.util_avg).end_object();
+  if (!era.pelt_v3) j.field("util_avg", a.util_avg);
+  j.end_object();
 }
 
 void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run) {

@@ -32,7 +32,8 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.sysctl_recomputes_nr_latency = f[Feature::sysctl_nr_latency];
   e.pelt = f[Feature::pelt_v5];
   e.pelt_v4 = !e.pelt && f[Feature::pelt_v4_4];
-  e.tracks_pelt = e.pelt || e.pelt_v4;
+  e.pelt_v3 = !e.pelt && !e.pelt_v4 && f[Feature::pelt_v3_10];
+  e.tracks_pelt = e.pelt || e.pelt_v4 || e.pelt_v3;
   e.pelt_shares = e.tracks_pelt && !f[Feature::instant_shares];
   return e;
 }
@@ -74,10 +75,11 @@ void task_dead_fair(Sched& s, TaskId task) {
   else if (s.era.pelt_v4) pelt4::remove_entity_load_avg(s, s.tasks[task].se);
 }
 
-// migrate_task_rq_fair (kernel/sched/fair.c v4.4, v5.15), its PELT part.
+// migrate_task_rq_fair (kernel/sched/fair.c v3.10, v4.4, v5.15), its PELT part.
 void migrate_task_rq_fair(Sched& s, TaskId task, bool queued) {
   if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, queued);
   else if (s.era.pelt_v4) pelt4::migrate_task_rq_fair(s, task);
+  else if (s.era.pelt_v3) pelt3::migrate_task_rq_fair(s, task);
 }
 
 // set_task_rq (kernel/sched/sched.h v3.10..v6.5): the task's entity hangs
@@ -244,13 +246,15 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   s.counters.forks++;
   if (s.era.pelt) init_entity_runnable_average(s, s.tasks[id].se);
   if (s.era.pelt_v4) pelt4::init_entity_runnable_average(s, s.tasks[id].se);  // (wake_up_new_task's)
+  if (s.era.pelt_v3) pelt3::fork_entity(s, s.tasks[id].se, parent ? s.tasks[parent].se : EntityId{});
   if (parent) {
     set_task_rq(s, id, s.tasks[parent].cpu);
     task_fork_fair(s, id, s.se[s.tasks[parent].se].cfs_rq);
     const CpuId dest = select_cpu(s, s.tasks[id]);
-    // v4.4's wake_up_new_task: set_task_cpu away from the parent's CPU runs
-    // migrate_task_rq_fair on the unattached child (fixed in v4.6).
-    if (s.era.pelt_v4 && dest != s.tasks[id].cpu) pelt4::migrate_task_rq_fair(s, id);
+    // v3.10's and v4.4's wake_up_new_task: set_task_cpu away from the
+    // parent's CPU runs migrate_task_rq_fair on the child (v4.4: unattached,
+    // fixed in v4.6; v3.10: with the decay_count it copied).
+    if (!s.era.pelt && dest != s.tasks[id].cpu) migrate_task_rq_fair(s, id, false);
     set_task_rq(s, id, dest);
   } else {
     set_task_rq(s, id, select_cpu(s, s.tasks[id]));
@@ -393,6 +397,7 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
     t.group = group;
     set_task_rq(s, task, cpu);
     if (s.era.pelt_v4) pelt4::attach_entity_load_avg_moved(s, t.se);
+    if (s.era.pelt_v3 && t.state == TaskState::sleeping && e.sum_exec_runtime) pelt3::task_move_group_fair(s, task);
     if (!s.era.pelt) return;
     e.pelt.avg.last_update_time = 0;
     attach_entity_cfs_rq(s, t.se);

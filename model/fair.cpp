@@ -1,6 +1,7 @@
 // The CFS functions (kernel/sched/fair.c), each with the kernel version(s) it
-// follows. Their PELT parts are v5.15's (model/pelt.h, s.era.pelt) or v4.4's
-// (model/pelt_eras.h, s.era.pelt_v4), each at its own era's call sites.
+// follows. Their PELT parts are v5.15's (model/pelt.h, s.era.pelt), v4.4's or
+// v3.10's (model/pelt_eras.h, s.era.pelt_v4 / pelt_v3), each at its own
+// era's call sites.
 #include "fair.h"
 
 #include <algorithm>
@@ -138,7 +139,7 @@ void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, LoadWeight<uint64_t> lo
 }
 
 // update_cfs_group (kernel/sched/fair.c v4.15..v6.5): with PELT shares,
-// calc_group_shares (v4.4: calc_cfs_shares) and an unconditional
+// calc_group_shares (v3.10, v4.4: calc_cfs_shares) and an unconditional
 // reweight_entity (SMP); with instant_shares (or no PELT) the instantaneous
 // share of fair_math.h's calc_group_shares_instant, reweighting only on a change.
 void update_cfs_group(Sched& s, EntityId sei) {
@@ -146,7 +147,9 @@ void update_cfs_group(Sched& s, EntityId sei) {
   const SchedEntity& e = s.se[sei];
   if (!e.my_q) return;
   if (s.era.pelt_shares) {
-    const uint64_t shares = s.era.pelt_v4 ? pelt4::calc_cfs_shares(s, e.my_q) : calc_group_shares(s, e.my_q);
+    const uint64_t shares = s.era.pelt_v4   ? pelt4::calc_cfs_shares(s, e.my_q)
+                            : s.era.pelt_v3 ? pelt3::calc_cfs_shares(s, e.my_q)
+                                            : calc_group_shares(s, e.my_q);
     return reweight_entity(s, e.cfs_rq, sei, {shares, 0});
   }
   const CfsRq& gq = s.cfs[e.my_q];
@@ -161,8 +164,8 @@ void update_cfs_shares(Sched& s, CfsRqId cq) { update_cfs_group(s, s.cfs[cq].gro
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
 // update_curr; v4.15+ update_cfs_group(se) before accounting; v5.15's
-// update_load_avg(UPDATE_TG | DO_ATTACH) and the leaf list; v4.4's
-// enqueue_entity_load_avg)
+// update_load_avg(UPDATE_TG | DO_ATTACH) and the leaf list; v3.10's and
+// v4.4's enqueue_entity_load_avg)
 void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   CfsRq& c = s.cfs[cq];
   const bool renorm = !(flags & kEnqueueWakeup) || (flags & kEnqueueMigrated);
@@ -175,6 +178,8 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
     se_update_runnable(s, sei);
   } else if (s.era.pelt_v4) {
     pelt4::enqueue_entity_load_avg(s, cq, sei);
+  } else if (s.era.pelt_v3) {
+    pelt3::enqueue_entity_load_avg(s, cq, sei, flags & kEnqueueWakeup);
   }
   if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
   account_entity_enqueue(s, cq, sei);
@@ -185,14 +190,15 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
     enqueue_entity_tree(s, cq, sei);
   }
   s.se[sei].on_rq = true;
-  if (s.era.tracks_pelt && c.nr_running == 1) list_add_leaf_cfs_rq(s, cq);
+  if (s.era.pelt_v3 && c.nr_running == 1) pelt3::list_add_leaf_cfs_rq(s, cq);
+  else if (s.era.tracks_pelt && c.nr_running == 1) list_add_leaf_cfs_rq(s, cq);
   s.counters.enqueues++;
 }
 
 // dequeue_entity (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(se)
 // before update_min_vruntime; v5.4+ skips update_min_vruntime on DEQUEUE_SAVE
 // without DEQUEUE_MOVE, so that the entity is put back where it was; the
-// era's PELT: v4.4's dequeue_entity_load_avg)
+// era's PELT: v3.10's and v4.4's dequeue_entity_load_avg)
 void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   update_curr(s, cq);
   if (s.era.pelt) {
@@ -200,6 +206,8 @@ void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
     se_update_runnable(s, sei);
   } else if (s.era.pelt_v4) {
     pelt4::dequeue_entity_load_avg(s, cq, sei);
+  } else if (s.era.pelt_v3) {
+    pelt3::dequeue_entity_load_avg(s, cq, sei, flags & kDequeueSleep);
   }
   CfsRq& c = s.cfs[cq];
   const bool is_curr = c.curr == sei;
@@ -249,6 +257,10 @@ void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
   update_curr(s, cq);
   if (s.era.pelt) update_load_avg(s, cq, curr, kUpdateTg);
   else if (s.era.pelt_v4) pelt4::update_load_avg(s, curr, true);
+  if (s.era.pelt_v3) {
+    pelt3::update_entity_load_avg(s, curr, true);
+    pelt3::update_cfs_rq_blocked_load(s, cq, true);
+  }
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
   else update_cfs_group(s, curr);
   if (s.cfs[cq].nr_running > 1) check_preempt_tick(s, cq, curr);
@@ -310,7 +322,7 @@ EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   return se;
 }
 
-// put_prev_entity (kernel/sched/fair.c v3.10..v6.5; v4.4's and v5.15's update_load_avg)
+// put_prev_entity (kernel/sched/fair.c v3.10..v6.5; the era's update_load_avg)
 void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
   if (s.se[prev].on_rq) {
     update_curr(s, cq);
@@ -318,6 +330,7 @@ void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
     enqueue_entity_tree(s, cq, prev);
     if (s.era.pelt) update_load_avg(s, cq, prev, 0);
     else if (s.era.pelt_v4) pelt4::update_load_avg(s, prev, false);
+    else if (s.era.pelt_v3) pelt3::update_entity_load_avg(s, prev, true);
   }
   s.cfs[cq].curr = EntityId{};
 }
@@ -361,14 +374,17 @@ namespace {
 
 // The levels above those enqueue_task_fair / dequeue_task_fair queued or
 // dequeued: v3.10..v4.14 count the task, then (v4.4's PELT) update_load_avg,
-// then update_cfs_shares; v4.15+ update_load_avg (v5.15's PELT),
-// se_update_runnable, update_cfs_group, then count it.
+// then update_cfs_shares, then (v3.10's) update_entity_load_avg; v4.15+
+// update_load_avg (v5.15's PELT), se_update_runnable, update_cfs_group, then
+// count it.
 void update_upper_level(Sched& s, EntityId sei, int nr) {
   const CfsRqId cq = s.se[sei].cfs_rq;
   if (s.era.shares_on_cfs_rq) {
     s.cfs[cq].h_nr_running += nr;
     if (s.era.pelt_v4) pelt4::update_load_avg(s, sei, true);
-    return update_cfs_shares(s, cq);
+    update_cfs_shares(s, cq);
+    if (s.era.pelt_v3) pelt3::update_entity_load_avg(s, sei, true);
+    return;
   }
   if (s.era.pelt) {
     update_load_avg(s, cq, sei, kUpdateTg);

@@ -32,6 +32,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::affinity_change_pattern, "affinity_change_pattern", "a new CPU mask dequeues, puts, enqueues and sets the task (do_set_cpus_allowed, v4.4+; not v3.10)", kVary},
     {F::pelt_v5, "pelt_v5", "load tracking of kernel/sched/pelt.c v5.15 at every update site; group entity weights from calc_group_shares", kKeep},
     {F::pelt_v4_4, "pelt_v4_4", "load tracking of kernel/sched/fair.c v4.4 (the v4.3 rewrite) at its update sites; group entity weights from its calc_cfs_shares (pelt_v5 takes precedence)", kKeep},
+    {F::pelt_v3_10, "pelt_v3_10", "the 3.8-era runnable averages of kernel/sched/fair.c v3.10 at its update sites (blocked load, decay counters, tg_load_contrib); group entity weights from its calc_cfs_shares (pelt_v5 and pelt_v4_4 take precedence)", kKeep},
     {F::instant_shares, "instant_shares", "group entity weights from the instantaneous load.weight sums instead of PELT (the model before load tracking, for comparison)", kVary},
     {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group", kKeep},
     {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged", kVary},
@@ -42,7 +43,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
 const auto kProfiles = std::to_array<Profile>({
     {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
-                F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency},
+                F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency, F::pelt_v3_10},
      Tunables{}},
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,

@@ -189,13 +189,14 @@ void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
     x.fail(fmt("task %s: runnable_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.runnable_avg, kPeltTaskAvgMax));
 }
 
-// v4.4's reweight_entity leaves load_avg alone (v5.15's recomputes it), so
-// after a renice a task's load_avg decays towards its new weight: its bound
-// is that of the largest weight, nice -20's.
+// v3.10's and v4.4's reweight_entity leave load_avg (v3.10: load_avg_contrib)
+// alone (v5.15's recomputes it), so after a renice it moves towards the new
+// weight only at the next update, and a v3.10 child starts with its parent's:
+// their bound is that of the largest weight, nice -20's.
 void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedEntity& e = x.s.se[t.se];
   const uint64_t w = scale_load_down<uint64_t>(e.load.weight, x.s.res);
-  const uint64_t bound = x.s.era.pelt_v4 ? pelt_v4_avg_max(nice_to_weight(kNiceMin)) : w;
+  const uint64_t bound = x.s.era.pelt ? w : pelt_v4_avg_max(nice_to_weight(kNiceMin));
   if (x.s.era.tracks_pelt && e.pelt.avg.load_avg > bound)
     x.fail(fmt("task %s: load_avg %" PRIu64 " > %" PRIu64 " (its weight %" PRIu64 ")", t.name.c_str(),
                e.pelt.avg.load_avg, bound, w));
@@ -216,7 +217,7 @@ bool pelt_v4_clockless(const Sched& s, const EntityPelt& p) {
 }
 
 void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (!x.s.era.tracks_pelt) return;
+  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;  // v3.10 attaches nothing
   if (c.pelt.nr_attached != x.c.queue[q].attached)
     x.fail(fmt("cfs_rq %s: %u attached, %u entities say so", x.cfs_rq(q).c_str(), c.pelt.nr_attached,
                x.c.queue[q].attached));
@@ -227,7 +228,7 @@ void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
 }
 
 void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
-  if (!x.s.era.tracks_pelt) return;
+  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;
   const SchedEntity& e = x.s.se[t.se];
   const CfsRqId want = t.state == TaskState::exited ? CfsRqId{} : e.cfs_rq;
   if (e.pelt.attached != want && !pelt_v4_clockless(x.s, e.pelt))

@@ -384,6 +384,7 @@ void blocked_averages_tick(Sched& s) {
   if (s.now < s.next_blocked) return;
   for (const CpuId c : s.rq.ids()) {
     if (s.era.pelt_v4) pelt4::update_blocked_averages(s, c);
+    else if (s.era.pelt_v3) pelt3::update_blocked_averages(s, c);
     else update_blocked_averages(s, c);
   }
   const uint64_t tick = s.tun.tick_ns();

@@ -15,7 +15,6 @@ namespace cfsv {
 namespace {
 
 using simtest::basic;
-using simtest::cpus;
 using simtest::task;
 
 constexpr Nanos kMs = 1'000'000;
@@ -132,14 +131,7 @@ TEST(SimPeltV4_4, QuarterDutyCycleTaskStaysNear256) {
 // period's decay (2.2%) of the ideal u0 2^(-t / 32 periods) as the boundaries
 // fall where the phase puts them.
 TEST(SimPeltV4_4, BlockedUtilHalvesEveryThirtyTwoPeriods) {
-  Scenario sc = basic("v4.4", 2);
-  TaskSpec a = task("a", 0, "/", RunPeriodic{1000 * kMs, 10000 * kMs});
-  a.cpus = cpus({0});
-  TaskSpec b = task("b");
-  b.cpus = cpus({1});
-  sc.tasks = {a, b};
-  sc.duration = 1400 * kMs;
-  Sim sim(sc);
+  Sim sim(simtest::run_then_sleep("v4.4", 1000 * kMs, 10000 * kMs, 1400 * kMs));
   sim.run_to(1000 * kMs);
   ASSERT_EQ(sim.tasks()[sim.task_index("a")].state, TaskState::sleeping);
   const SchedAvg at_stop = root_avg(sim, 0);
@@ -174,15 +166,8 @@ TEST(SimPeltV4_4, BlockedUtilHalvesEveryThirtyTwoPeriods) {
 //   1/64 yet): CPU 0: 1024 * 2048 / (3072 - 2048 + 2048) = 682 (682.67),
 //   CPU 1: 341 again.
 TEST(SimPeltV4_4, GroupSharesOnTwoCpusWithUnequalLoads) {
-  Scenario sc = basic("v4.4", 2);
+  Scenario sc = simtest::group_on_two_cpus("v4.4", 100 * kMs);
   sc.settings = {{"hz", 1000}};
-  sc.groups = {{"/g", 1024}};
-  for (const auto& [name, cpu] : {std::pair{"a", 0u}, {"b", 0u}, {"c", 1u}}) {
-    TaskSpec t = task(name, 0, "/g");
-    t.cpus = cpus({cpu});
-    sc.tasks.push_back(t);
-  }
-  sc.duration = 100 * kMs;
   Sim sim(sc);
   const TaskGroup& g = sim.groups()[sim.group_index("/g")];
   const CfsRq& q0 = sim.cfs_rqs()[g.cfs_rq[CpuId(0)]];
