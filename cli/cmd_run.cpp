@@ -16,6 +16,7 @@
 #include "cli/run_charts.h"
 #include "cli/scenario_run.h"
 #include "model/invariants.h"
+#include "model/pelt_eras.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/stats.h"
@@ -41,11 +42,13 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   groups_json(j, s, whole);
   j.key("cpus");
   cpus_json(j, s, st, now);
-  if (s.era.pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
+  if (s.era.tracks_pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
     j.key("pelt").begin_object().key("cpus").begin_array();
     for (const Rq& r : s.rq) {
       j.begin_object().field("cpu", r.cpu.v);
-      pelt_json(j, s.cfs[r.cfs].pelt.avg);
+      SchedAvg a = s.cfs[r.cfs].pelt.avg;
+      if (s.era.pelt_v3) a.load_avg = pelt3::cfs_rq_load_avg(s.cfs[r.cfs]);  // runnable + blocked
+      pelt_json(j, s.era, a);
       j.end_object();
     }
     j.end_array().key("groups").begin_array();

@@ -140,10 +140,13 @@ void latency_json(JsonWriter& j, const LatencySummary& l) {
   j.field("p99_ns", l.p99_ns).field("max_ns", l.max_ns).end_object();
 }
 
-// "pelt": the averages as /proc/PID/sched names them (se.avg.*).
-void pelt_json(JsonWriter& j, const SchedAvg& a) {
-  j.key("pelt").begin_object().field("load_avg", a.load_avg).field("runnable_avg", a.runnable_avg);
-  j.field("util_avg", a.util_avg).end_object();
+// "pelt": the averages as /proc/PID/sched names them (se.avg.*); v4.4 has no
+// runnable_avg, v3.10 neither that nor util_avg (its load_avg: load_avg_contrib).
+void pelt_json(JsonWriter& j, const ModelEra& era, const SchedAvg& a) {
+  j.key("pelt").begin_object().field("load_avg", a.load_avg);
+  if (era.pelt) j.field("runnable_avg", a.runnable_avg);
+  if (!era.pelt_v3) j.field("util_avg", a.util_avg);
+  j.end_object();
 }
 
 void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run) {
@@ -156,7 +159,7 @@ void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_ru
     if (whole_run) {
       j.field("cpu", t.cpu.v).field("group", s.tg[t.group].path).field("nice", t.nice);
       j.field("state", to_string(t.state));
-      if (s.era.pelt) pelt_json(j, s.se[t.se].pelt.avg);
+      if (s.era.tracks_pelt) pelt_json(j, s.era, s.se[t.se].pelt.avg);
     }
     j.field("share", share(f.cpu_ns, length)).key("latency");
     latency_json(j, f.latency);

@@ -44,7 +44,7 @@ void print_phases(const Sim& sim, const Stats& st, std::ostream& out);
 // CPU array; the phases array.
 void latency_json(JsonWriter& j, const LatencySummary& l);
 // {"load_avg", "runnable_avg", "util_avg"} under the key "pelt".
-void pelt_json(JsonWriter& j, const SchedAvg& a);
+void pelt_json(JsonWriter& j, const ModelEra& era, const SchedAvg& a);
 void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run);
 void groups_json(JsonWriter& j, const Sched& s, const Interval& iv);
 void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at);

@@ -7,6 +7,7 @@
 #include "arith/weights.h"
 #include "fair.h"
 #include "pelt.h"
+#include "pelt_eras.h"
 #include "sink.h"
 
 namespace cfsv {
@@ -30,7 +31,10 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.change_pattern_v5 = f[Feature::change_pattern];
   e.sysctl_recomputes_nr_latency = f[Feature::sysctl_nr_latency];
   e.pelt = f[Feature::pelt_v5];
-  e.pelt_shares = e.pelt && !f[Feature::instant_shares];
+  e.pelt_v4 = !e.pelt && f[Feature::pelt_v4_4];
+  e.pelt_v3 = !e.pelt && !e.pelt_v4 && f[Feature::pelt_v3_10];
+  e.tracks_pelt = e.pelt || e.pelt_v4 || e.pelt_v3;
+  e.pelt_shares = e.tracks_pelt && !f[Feature::instant_shares];
   return e;
 }
 
@@ -64,6 +68,20 @@ CfsRqId new_cfs_rq(Sched& s, GroupId tg, CpuId cpu) {
   return id;
 }
 
+// task_dead_fair (kernel/sched/fair.c v4.4, v5.15): the dead task's load
+// leaves its cfs_rq at that cfs_rq's next update.
+void task_dead_fair(Sched& s, TaskId task) {
+  if (s.era.pelt) remove_entity_load_avg(s, s.tasks[task].se);
+  else if (s.era.pelt_v4) pelt4::remove_entity_load_avg(s, s.tasks[task].se);
+}
+
+// migrate_task_rq_fair (kernel/sched/fair.c v3.10, v4.4, v5.15), its PELT part.
+void migrate_task_rq_fair(Sched& s, TaskId task, bool queued) {
+  if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, queued);
+  else if (s.era.pelt_v4) pelt4::migrate_task_rq_fair(s, task);
+  else if (s.era.pelt_v3) pelt3::migrate_task_rq_fair(s, task);
+}
+
 // set_task_rq (kernel/sched/sched.h v3.10..v6.5): the task's entity hangs
 // under its group's cfs_rq and entity on that CPU.
 void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
@@ -93,8 +111,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     prev_state = p.state;
   }
   if (s.sink) s.sink->sched_switch(s, {s.now, cpu, prev, next, prev_state, prio_of(s, prev), prio_of(s, next)});
-  // finish_task_switch: a dead prev's load leaves (task_dead_fair, v5.15).
-  if (prev_state == TaskState::exited && s.era.pelt) remove_entity_load_avg(s, s.tasks[prev].se);
+  // finish_task_switch: a dead prev's load leaves (task_dead_fair).
+  if (prev_state == TaskState::exited) task_dead_fair(s, prev);
   r.curr = next;
   r.since = s.now;
   r.stop_gen++;
@@ -117,7 +135,7 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
   }
   dequeue_task_fair(s, src, task, 0);
   if (s.sink) s.sink->sched_migrate_task(s, task, src, dest);
-  if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, true);
+  migrate_task_rq_fair(s, task, true);
   set_task_rq(s, task, dest);
   t.stats.migrations++;
   s.counters.migrations++;
@@ -202,6 +220,8 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
     if (s.era.pelt) {
       init_entity_runnable_average(s, sei);
       attach_entity_cfs_rq(s, sei);
+    } else if (s.era.pelt_v4) {
+      pelt4::init_entity_runnable_average(s, sei);  // attached at its first enqueue
     }
   }
   return tg;
@@ -228,10 +248,17 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   s.tasks.emplace_back(std::move(t));
   s.counters.forks++;
   if (s.era.pelt) init_entity_runnable_average(s, s.tasks[id].se);
+  if (s.era.pelt_v4) pelt4::init_entity_runnable_average(s, s.tasks[id].se);  // (wake_up_new_task's)
+  if (s.era.pelt_v3) pelt3::fork_entity(s, s.tasks[id].se, parent ? s.tasks[parent].se : EntityId{});
   if (parent) {
     set_task_rq(s, id, s.tasks[parent].cpu);
     task_fork_fair(s, id, s.se[s.tasks[parent].se].cfs_rq);
-    set_task_rq(s, id, select_cpu(s, s.tasks[id]));
+    const CpuId dest = select_cpu(s, s.tasks[id]);
+    // v3.10's and v4.4's wake_up_new_task: set_task_cpu away from the
+    // parent's CPU runs migrate_task_rq_fair on the child (v4.4: unattached,
+    // fixed in v4.6; v3.10: with the decay_count it copied).
+    if (!s.era.pelt && dest != s.tasks[id].cpu) migrate_task_rq_fair(s, id, false);
+    set_task_rq(s, id, dest);
   } else {
     set_task_rq(s, id, select_cpu(s, s.tasks[id]));
     task_fork_fair(s, id, s.se[s.tasks[id].se].cfs_rq);
@@ -277,7 +304,7 @@ void do_exit(Sched& s, TaskId task) {
   if (t.state == TaskState::running) {
     block_task(s, task, TaskState::exited);
   } else if (t.state == TaskState::sleeping) {
-    if (s.era.pelt) remove_entity_load_avg(s, t.se);
+    task_dead_fair(s, task);
     t.state = TaskState::exited;
     t.gen++;
     t.deferred.clear();
@@ -298,7 +325,7 @@ void wake_up_task(Sched& s, TaskId task) {
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
     if (s.sink) s.sink->sched_migrate_task(s, task, t.cpu, dest);
-    if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, false);
+    migrate_task_rq_fair(s, task, false);
     set_task_rq(s, task, dest);
     flags |= kEnqueueMigrated;
     t.stats.migrations++;
@@ -372,8 +399,11 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
   SchedEntity& e = s.se[t.se];
   const auto change_group = [&] {
     if (s.era.pelt) detach_entity_cfs_rq(s, t.se);
+    if (s.era.pelt_v4) pelt4::detach_entity_load_avg(s, t.se);
     t.group = group;
     set_task_rq(s, task, cpu);
+    if (s.era.pelt_v4) pelt4::attach_entity_load_avg_moved(s, t.se);
+    if (s.era.pelt_v3 && t.state == TaskState::sleeping && e.sum_exec_runtime) pelt3::task_move_group_fair(s, task);
     if (!s.era.pelt) return;
     e.pelt.avg.last_update_time = 0;
     attach_entity_cfs_rq(s, t.se);

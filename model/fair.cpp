@@ -1,6 +1,7 @@
 // The CFS functions (kernel/sched/fair.c), each with the kernel version(s) it
-// follows. Their PELT parts (model/pelt.h) are v5.15's and run with
-// s.era.pelt; v3.10's and v4.4's load tracking is not modelled yet.
+// follows. Their PELT parts are v5.15's (model/pelt.h, s.era.pelt), v4.4's or
+// v3.10's (model/pelt_eras.h, s.era.pelt_v4 / pelt_v3), each at its own
+// era's call sites.
 #include "fair.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "arith/fair_math.h"
 #include "arith/slice.h"
 #include "pelt.h"
+#include "pelt_eras.h"
 #include "sink.h"
 
 namespace cfsv {
@@ -137,14 +139,19 @@ void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, LoadWeight<uint64_t> lo
 }
 
 // update_cfs_group (kernel/sched/fair.c v4.15..v6.5): with PELT shares,
-// calc_group_shares and an unconditional reweight_entity (v5.15); with
-// instant_shares (or no PELT) the instantaneous share of fair_math.h's
-// calc_group_shares_instant, reweighting only on a change.
+// calc_group_shares (v3.10, v4.4: calc_cfs_shares) and an unconditional
+// reweight_entity (SMP); with instant_shares (or no PELT) the instantaneous
+// share of fair_math.h's calc_group_shares_instant, reweighting only on a change.
 void update_cfs_group(Sched& s, EntityId sei) {
   if (!sei) return;
   const SchedEntity& e = s.se[sei];
   if (!e.my_q) return;
-  if (s.era.pelt_shares) return reweight_entity(s, e.cfs_rq, sei, {calc_group_shares(s, e.my_q), 0});
+  if (s.era.pelt_shares) {
+    const uint64_t shares = s.era.pelt_v4   ? pelt4::calc_cfs_shares(s, e.my_q)
+                            : s.era.pelt_v3 ? pelt3::calc_cfs_shares(s, e.my_q)
+                                            : calc_group_shares(s, e.my_q);
+    return reweight_entity(s, e.cfs_rq, sei, {shares, 0});
+  }
   const CfsRq& gq = s.cfs[e.my_q];
   const TaskGroup& g = s.tg[gq.tg];
   const uint64_t shares = calc_group_shares_instant<uint64_t>(g.shares, gq.load_down, g.load_down_sum);
@@ -157,7 +164,8 @@ void update_cfs_shares(Sched& s, CfsRqId cq) { update_cfs_group(s, s.cfs[cq].gro
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
 // update_curr; v4.15+ update_cfs_group(se) before accounting; v5.15's
-// update_load_avg(UPDATE_TG | DO_ATTACH) and the leaf list)
+// update_load_avg(UPDATE_TG | DO_ATTACH) and the leaf list; v3.10's and
+// v4.4's enqueue_entity_load_avg)
 void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   CfsRq& c = s.cfs[cq];
   const bool renorm = !(flags & kEnqueueWakeup) || (flags & kEnqueueMigrated);
@@ -168,6 +176,10 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   if (s.era.pelt) {
     update_load_avg(s, cq, sei, kUpdateTg | kDoAttach);
     se_update_runnable(s, sei);
+  } else if (s.era.pelt_v4) {
+    pelt4::enqueue_entity_load_avg(s, cq, sei);
+  } else if (s.era.pelt_v3) {
+    pelt3::enqueue_entity_load_avg(s, cq, sei, flags & kEnqueueWakeup);
   }
   if (!s.era.shares_on_cfs_rq) update_cfs_group(s, sei);
   account_entity_enqueue(s, cq, sei);
@@ -178,18 +190,24 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
     enqueue_entity_tree(s, cq, sei);
   }
   s.se[sei].on_rq = true;
-  if (s.era.pelt && c.nr_running == 1) list_add_leaf_cfs_rq(s, cq);
+  if (s.era.pelt_v3 && c.nr_running == 1) pelt3::list_add_leaf_cfs_rq(s, cq);
+  else if (s.era.tracks_pelt && c.nr_running == 1) list_add_leaf_cfs_rq(s, cq);
   s.counters.enqueues++;
 }
 
 // dequeue_entity (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(se)
 // before update_min_vruntime; v5.4+ skips update_min_vruntime on DEQUEUE_SAVE
-// without DEQUEUE_MOVE, so that the entity is put back where it was)
+// without DEQUEUE_MOVE, so that the entity is put back where it was; the
+// era's PELT: v3.10's and v4.4's dequeue_entity_load_avg)
 void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   update_curr(s, cq);
   if (s.era.pelt) {
     update_load_avg(s, cq, sei, kUpdateTg);
     se_update_runnable(s, sei);
+  } else if (s.era.pelt_v4) {
+    pelt4::dequeue_entity_load_avg(s, cq, sei);
+  } else if (s.era.pelt_v3) {
+    pelt3::dequeue_entity_load_avg(s, cq, sei, flags & kDequeueSleep);
   }
   CfsRq& c = s.cfs[cq];
   const bool is_curr = c.curr == sei;
@@ -234,10 +252,15 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
 }
 
 // entity_tick (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(curr);
-// v5.15's update_load_avg), without hrtick.
+// the era's update_load_avg), without hrtick.
 void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
   update_curr(s, cq);
   if (s.era.pelt) update_load_avg(s, cq, curr, kUpdateTg);
+  else if (s.era.pelt_v4) pelt4::update_load_avg(s, curr, true);
+  if (s.era.pelt_v3) {
+    pelt3::update_entity_load_avg(s, curr, true);
+    pelt3::update_cfs_rq_blocked_load(s, cq, true);
+  }
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
   else update_cfs_group(s, curr);
   if (s.cfs[cq].nr_running > 1) check_preempt_tick(s, cq, curr);
@@ -299,20 +322,22 @@ EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   return se;
 }
 
-// put_prev_entity (kernel/sched/fair.c v3.10..v6.5; v5.15's update_load_avg)
+// put_prev_entity (kernel/sched/fair.c v3.10..v6.5; the era's update_load_avg)
 void put_prev_entity(Sched& s, CfsRqId cq, EntityId prev) {
   if (s.se[prev].on_rq) {
     update_curr(s, cq);
     if (s.se[prev].is_task()) wait_begin(s, s.se[prev].task);
     enqueue_entity_tree(s, cq, prev);
     if (s.era.pelt) update_load_avg(s, cq, prev, 0);
+    else if (s.era.pelt_v4) pelt4::update_load_avg(s, prev, false);
+    else if (s.era.pelt_v3) pelt3::update_entity_load_avg(s, prev, true);
   }
   s.cfs[cq].curr = EntityId{};
 }
 
 // set_next_entity (kernel/sched/fair.c v3.10..v6.5; v5.15 clears se's
-// buddies first, v3.10..v5.4 leave that to pick_next_entity; v5.15's
-// update_load_avg)
+// buddies first, v3.10..v5.4 leave that to pick_next_entity; v4.4's and
+// v5.15's update_load_avg)
 void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
   if (s.features[Feature::clear_buddies_on_set_next]) clear_buddies(s, cq, sei);
   SchedEntity& e = s.se[sei];
@@ -320,6 +345,7 @@ void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
     if (e.is_task()) wait_end(s, e.task);
     dequeue_entity_tree(s, cq, sei);
     if (s.era.pelt) update_load_avg(s, cq, sei, kUpdateTg);
+    else if (s.era.pelt_v4) pelt4::update_load_avg(s, sei, true);
   }
   e.exec_start = s.now;
   s.cfs[cq].curr = sei;
@@ -347,14 +373,18 @@ uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
 namespace {
 
 // The levels above those enqueue_task_fair / dequeue_task_fair queued or
-// dequeued: v3.10..v4.14 count the task, then update_cfs_shares; v4.15+
-// update_load_avg (v5.15's PELT), se_update_runnable, update_cfs_group,
-// then count it.
+// dequeued: v3.10..v4.14 count the task, then (v4.4's PELT) update_load_avg,
+// then update_cfs_shares, then (v3.10's) update_entity_load_avg; v4.15+
+// update_load_avg (v5.15's PELT), se_update_runnable, update_cfs_group, then
+// count it.
 void update_upper_level(Sched& s, EntityId sei, int nr) {
   const CfsRqId cq = s.se[sei].cfs_rq;
   if (s.era.shares_on_cfs_rq) {
     s.cfs[cq].h_nr_running += nr;
-    return update_cfs_shares(s, cq);
+    if (s.era.pelt_v4) pelt4::update_load_avg(s, sei, true);
+    update_cfs_shares(s, cq);
+    if (s.era.pelt_v3) pelt3::update_entity_load_avg(s, sei, true);
+    return;
   }
   if (s.era.pelt) {
     update_load_avg(s, cq, sei, kUpdateTg);
@@ -412,7 +442,7 @@ void task_tick_fair(Sched& s, CpuId cpu) {
   touch(s, cpu);
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
   const Nanos blocked_due = s.next_blocked;
-  if (s.era.pelt) blocked_averages_tick(s);
+  if (s.era.tracks_pelt) blocked_averages_tick(s);
   if (s.next_blocked != blocked_due) touch_all(s);  // every CPU's blocked averages were updated
 }
 

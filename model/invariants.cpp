@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "arith/pelt_tables.h"
+#include "arith/weights.h"
 #include "sched.h"
 #include "sim.h"
 
@@ -167,10 +169,18 @@ void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
 // (docs/pelt.md, "v5.15 util_avg can reach 1025").
 constexpr uint64_t kPeltTaskAvgMax = 1025;
 
+// v4.4's largest average for weight w (util: 1024): load_sum <= w (LOAD_AVG_MAX
+// + 64 + 1023) over LOAD_AVG_MAX, from its n >= 345 case (docs/pelt.md).
+uint64_t pelt_v4_avg_max(uint64_t w) {
+  const uint64_t max = pelt_tables().load_avg_max;
+  return w * (max + 64 + kPeltPeriodUs - 1) / max;
+}
+
 void pelt_util_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedAvg& a = x.s.se[t.se].pelt.avg;
-  if (x.s.era.pelt && a.util_avg > kPeltTaskAvgMax)
-    x.fail(fmt("task %s: util_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.util_avg, kPeltTaskAvgMax));
+  const uint64_t bound = x.s.era.pelt_v4 ? pelt_v4_avg_max(kSchedCapacityScale) : kPeltTaskAvgMax;
+  if (x.s.era.tracks_pelt && a.util_avg > bound)
+    x.fail(fmt("task %s: util_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.util_avg, bound));
 }
 
 void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
@@ -179,11 +189,17 @@ void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
     x.fail(fmt("task %s: runnable_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.runnable_avg, kPeltTaskAvgMax));
 }
 
+// v3.10's and v4.4's reweight_entity leave load_avg (v3.10: load_avg_contrib)
+// alone (v5.15's recomputes it), so after a renice it moves towards the new
+// weight only at the next update, and a v3.10 child starts with its parent's:
+// their bound is that of the largest weight, nice -20's.
 void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedEntity& e = x.s.se[t.se];
   const uint64_t w = scale_load_down<uint64_t>(e.load.weight, x.s.res);
-  if (x.s.era.pelt && e.pelt.avg.load_avg > w)
-    x.fail(fmt("task %s: load_avg %" PRIu64 " > its weight %" PRIu64, t.name.c_str(), e.pelt.avg.load_avg, w));
+  const uint64_t bound = x.s.era.pelt ? w : pelt_v4_avg_max(nice_to_weight(kNiceMin));
+  if (x.s.era.tracks_pelt && e.pelt.avg.load_avg > bound)
+    x.fail(fmt("task %s: load_avg %" PRIu64 " > %" PRIu64 " (its weight %" PRIu64 ")", t.name.c_str(),
+               e.pelt.avg.load_avg, bound, w));
 }
 
 void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
@@ -194,20 +210,28 @@ void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
                kFairMinShares, shares));
 }
 
+// v4.4: an entity without a clock (a group entity before its first enqueue,
+// a task moved to a cfs_rq never updated) attaches at its next enqueue.
+bool pelt_v4_clockless(const Sched& s, const EntityPelt& p) {
+  return s.era.pelt_v4 && !p.attached && !p.avg.last_update_time;
+}
+
 void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (!x.s.era.pelt) return;
+  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;  // v3.10 attaches nothing
   if (c.pelt.nr_attached != x.c.queue[q].attached)
     x.fail(fmt("cfs_rq %s: %u attached, %u entities say so", x.cfs_rq(q).c_str(), c.pelt.nr_attached,
                x.c.queue[q].attached));
-  if (c.group_se && x.s.se[c.group_se].pelt.attached != x.s.se[c.group_se].cfs_rq)
+  if (!c.group_se) return;
+  const EntityPelt& g = x.s.se[c.group_se].pelt;
+  if (g.attached != x.s.se[c.group_se].cfs_rq && !pelt_v4_clockless(x.s, g))
     x.fail(fmt("group entity of %s is not attached to its cfs_rq", x.cfs_rq(q).c_str()));
 }
 
 void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
-  if (!x.s.era.pelt) return;
+  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;
   const SchedEntity& e = x.s.se[t.se];
   const CfsRqId want = t.state == TaskState::exited ? CfsRqId{} : e.cfs_rq;
-  if (e.pelt.attached != want)
+  if (e.pelt.attached != want && !pelt_v4_clockless(x.s, e.pelt))
     x.fail(fmt("%s task %s: attached to cfs_rq %d, not %d", state_name(t.state).c_str(), t.name.c_str(),
                e.pelt.attached.v, want.v));
 }
@@ -268,12 +292,14 @@ constexpr Invariant kInvariants[] = {
               "nothing queued"},
      .task = running_task_is_curr,
      .cpu = curr_chain},
-    {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024)"},
+    {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024; "
+              "v4.4: 1047, 1024 (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
      .task = pelt_util_avg_bound},
     {.info = {"pelt-runnable-avg-bound",
               "a task's runnable_avg is at most 1025: 1024 x its h_nr_running (1), plus v5.15's rounding"},
      .task = pelt_runnable_avg_bound},
-    {.info = {"pelt-load-avg-bound", "a task's load_avg is at most its weight, scale_load_down(se->load.weight)"},
+    {.info = {"pelt-load-avg-bound", "a task's load_avg is at most its weight, scale_load_down(se->load.weight) "
+              "(v4.4, where a renice does not rescale it: nice -20's weight x (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
      .task = pelt_load_avg_bound},
     {.info = {"group-shares-bound", "a queued group entity's weight is within [MIN_SHARES, tg->shares]"},
      .cfs_rq = group_shares_bound},

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "arith/pelt_shares.h"
+#include "pelt_eras.h"
 
 namespace cfsv {
 
@@ -53,7 +54,10 @@ bool update_load_avg_se(Sched& s, uint64_t now, CfsRqId cq, EntityId sei) {
                                                   s.cfs[cq].curr == sei, s.res) != 0;
 }
 
-// update_tg_load_avg (kernel/sched/fair.c v5.15; the root skip is seed 000's
+}  // namespace
+
+// update_tg_load_avg (kernel/sched/fair.c v4.4 without force, which v4.4
+// never passes, and v5.15; the root skip is seed 000's
 // root_tg_load_avg_skip): counts the updates per group, the root's apart.
 void update_tg_load_avg(Sched& s, CfsRqId cq) {
   CfsRqPelt& p = s.cfs[cq].pelt;
@@ -67,6 +71,8 @@ void update_tg_load_avg(Sched& s, CfsRqId cq) {
   if (root) s.counters.root_tg_load_avg_updates++;
   else s.counters.tg_load_avg_updates++;
 }
+
+namespace {
 
 // add_tg_cfs_propagate (kernel/sched/fair.c v5.15)
 void add_tg_cfs_propagate(CfsRqPelt& p, int64_t runnable_sum) {
@@ -376,7 +382,11 @@ void update_blocked_averages(Sched& s, CpuId cpu) {
 // (msecs_to_jiffies(LOAD_AVG_PERIOD), nohz.next_blocked), at a busy CPU's tick.
 void blocked_averages_tick(Sched& s) {
   if (s.now < s.next_blocked) return;
-  for (const CpuId c : s.rq.ids()) update_blocked_averages(s, c);
+  for (const CpuId c : s.rq.ids()) {
+    if (s.era.pelt_v4) pelt4::update_blocked_averages(s, c);
+    else if (s.era.pelt_v3) pelt3::update_blocked_averages(s, c);
+    else update_blocked_averages(s, c);
+  }
   const uint64_t tick = s.tun.tick_ns();
   const uint64_t period_ns = kLoadAvgPeriod * 1000000;
   s.next_blocked = s.now + (period_ns + tick - 1) / tick * tick;

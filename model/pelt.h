@@ -12,10 +12,12 @@ namespace cfsv {
 // update_load_avg's flags (kernel/sched/fair.c v5.15; DO_DETACH is v6.0+).
 constexpr unsigned kUpdateTg = 1, kSkipAgeLoad = 2, kDoAttach = 4;
 
-// rq_clock_pelt at full capacity: the clock, plus one PELT period so that it
-// is never 0 (last_update_time 0 means "not attached", and a kernel's clock
-// is never 0) without moving the period boundaries.
-constexpr uint64_t kPeltClockStart = uint64_t{1024} * 1024;
+// rq_clock_pelt at full capacity: the clock, plus 4096 PELT periods (4.3 s)
+// so that it is never 0 (last_update_time 0 means "not attached") without
+// moving the period boundaries, and so that v4.4's updates of a sum from a
+// last_update_time of 0 decay it away (past 2016 periods) as a kernel's clock,
+// seconds after boot, does.
+constexpr uint64_t kPeltClockStart = uint64_t{4096} * 1024 * 1024;
 inline uint64_t cfs_rq_clock_pelt(const Sched& s) { return s.now + kPeltClockStart; }
 
 void update_load_avg(Sched& s, CfsRqId cq, EntityId se, unsigned flags);
@@ -26,6 +28,9 @@ void reweight_load_avg(Sched& s, CfsRqId cq, EntityId se);  // load_avg for the 
 // calc_group_shares of the group cfs_rq gcq.
 uint64_t calc_group_shares(const Sched& s, CfsRqId gcq);
 void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq);
+// update_tg_load_avg: tg->load_avg follows the cfs_rq's load_avg past the
+// 1/64 threshold (v4.4 and v5.15; the root skipped under root_tg_load_avg_skip).
+void update_tg_load_avg(Sched& s, CfsRqId cq);
 
 // Fork, exit, migration and group moves.
 void init_entity_runnable_average(Sched& s, EntityId se);
@@ -39,7 +44,7 @@ void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued);
 
 // update_blocked_averages for one CPU, and the model's rhythm for it: at a
 // busy CPU's tick, every CPU's once LOAD_AVG_PERIOD ms have passed
-// (docs/model.md, "PELT").
+// (docs/model.md, "PELT"), in the era's form (v4.4, v3.10: model/pelt_eras.h).
 void update_blocked_averages(Sched& s, CpuId cpu);
 void blocked_averages_tick(Sched& s);
 

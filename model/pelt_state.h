@@ -1,19 +1,32 @@
 // The PELT fields of the scheduler's objects, v5.15's form (struct sched_avg,
 // include/linux/sched.h; the cfs_rq and task_group fields of
-// kernel/sched/sched.h). model/pelt.h keeps them up to date.
+// kernel/sched/sched.h). model/pelt.h keeps them up to date; v4.4's
+// (model/pelt_eras.h) keeps its sched_avg, v5.15's without the runnable
+// fields, in the same storage, and its removed_load_avg/removed_util_avg in
+// `removed`; v3.10's has fields of its own (EntityPeltV3, CfsRqPelt::V3).
 #pragma once
 #include <cstdint>
 
 #include "arith/pelt.h"
+#include "arith/pelt_v4.h"
 #include "ids.h"
 
 namespace cfsv {
 
 using SchedAvg = pelt_v5_15::SchedAvg<uint64_t>;
 
+// v3.10's per-entity runnable averages (struct sched_avg v3.10; its
+// load_avg_contrib is kept in EntityPelt::avg.load_avg).
+struct EntityPeltV3 {
+  uint64_t runnable_avg_sum = 0, runnable_avg_period = 0;  // u32 each
+  uint64_t last_runnable_update = 0;
+  int64_t decay_count = 0;  // the cfs_rq's decay_counter at sleep; negative after a wakeup migration
+};
+
 // A sched_entity's load tracking.
 struct EntityPelt {
   SchedAvg avg;                  // se->avg (util_est left out)
+  EntityPeltV3 v3;               // v3.10 only
   uint64_t runnable_weight = 0;  // se->runnable_weight: a group entity's my_q h_nr_running (se_update_runnable)
   CfsRqId attached;              // the model's own: the cfs_rq its averages are attached to; none when detached
 };
@@ -30,6 +43,13 @@ struct CfsRqPelt {
   bool propagate = false;             // cfs_rq->propagate
   int64_t prop_runnable_sum = 0;      // cfs_rq->prop_runnable_sum
   uint64_t tg_load_avg_contrib = 0;   // cfs_rq->tg_load_avg_contrib: its part of tg->load_avg
+  pelt_v4_4::RunnableLoad<uint64_t> runnable_load;  // v4.4: runnable_load_sum/avg, the queued entities' part; v3.10: .avg
+  // v3.10 (its removed_load is removed.load_avg, its tg_load_contrib tg_load_avg_contrib).
+  struct V3 {
+    uint64_t blocked_load_avg = 0;
+    uint64_t decay_counter = 1, last_decay = 0;  // atomic64 decay_counter starts at 1
+    uint64_t tg_runnable_contrib = 0;
+  } v3;
   bool on_list = false;               // on its rq's leaf_cfs_rq_list (update_blocked_averages walks it)
   // The model's own bookkeeping for the invariants: entities attached here,
   // and the removals queued and applied since boot.

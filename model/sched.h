@@ -64,6 +64,13 @@ struct ModelEra {
   // entities take their weight from it unless instant_shares asks for the
   // instantaneous load. Without pelt_v5 the shares are instantaneous.
   bool pelt = false;
+  // v4.4's load tracking (model/pelt_eras.h: feature pelt_v4_4, when pelt_v5
+  // is off); group entities take calc_cfs_shares unless instant_shares.
+  bool pelt_v4 = false;
+  // v3.10's runnable averages (model/pelt_eras.h: feature pelt_v3_10, when
+  // neither of the above is on); group entities take its calc_cfs_shares.
+  bool pelt_v3 = false;
+  bool tracks_pelt = false;  // any era's load tracking runs
   bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);
@@ -154,6 +161,7 @@ struct TaskGroup {
   int32_t depth = 0;              // 0 for the root
   uint64_t load_avg = 0;          // tg->load_avg: the sum of its cfs_rqs' tg_load_avg_contrib
   uint64_t load_avg_updates = 0;  // times update_tg_load_avg changed it
+  uint64_t runnable_avg = 0;      // v3.10: tg->runnable_avg, the sum of its cfs_rqs' tg_runnable_contrib
 };
 
 enum class TaskState : uint8_t { running, runnable, sleeping, exited };

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "pelt_eras.h"
 #include "stats.h"
 
 namespace cfsv {
@@ -60,23 +61,26 @@ V cfs_min_vruntime(const Sched& s, const SignalTarget& t) {
 V tg_shares(const Sched& s, const SignalTarget& t) { return down(s, s.tg[t.group].shares); }
 V tg_load(const Sched& s, const SignalTarget& t) { return static_cast<int64_t>(s.tg[t.group].load_down_sum); }
 
-// PELT (only with the era's load tracking: pelt_v5): an entity's or cfs_rq's
-// sched_avg, a group's tg->load_avg.
+// PELT (only with the era's load tracking: pelt_v5, pelt_v4_4, pelt_v3_10):
+// an entity's or cfs_rq's sched_avg, a group's tg->load_avg. v4.4 has no
+// runnable_avg; v3.10 has neither that nor util_avg, its entity load_avg is
+// load_avg_contrib and its cfs_rq's runnable_load_avg + blocked_load_avg.
 const SchedAvg* avg_of(const Sched& s, const SignalTarget& t) {
-  if (!s.era.pelt || entity_gone(s, t)) return nullptr;
+  if (!s.era.tracks_pelt || entity_gone(s, t)) return nullptr;
   return t.se ? &s.se[t.se].pelt.avg : &s.cfs[t.cfs_rq].pelt.avg;
 }
 V load_avg(const Sched& s, const SignalTarget& t) {
-  if (!t.se && !t.cfs_rq) return s.era.pelt ? V{static_cast<int64_t>(s.tg[t.group].load_avg)} : V{};
+  if (!t.se && !t.cfs_rq) return s.era.tracks_pelt ? V{static_cast<int64_t>(s.tg[t.group].load_avg)} : V{};
+  if (s.era.pelt_v3 && !t.se) return static_cast<int64_t>(pelt3::cfs_rq_load_avg(s.cfs[t.cfs_rq]));
   const SchedAvg* a = avg_of(s, t);
   return a ? V{static_cast<int64_t>(a->load_avg)} : V{};
 }
 V runnable_avg(const Sched& s, const SignalTarget& t) {
-  const SchedAvg* a = avg_of(s, t);
+  const SchedAvg* a = s.era.pelt ? avg_of(s, t) : nullptr;
   return a ? V{static_cast<int64_t>(a->runnable_avg)} : V{};
 }
 V util_avg(const Sched& s, const SignalTarget& t) {
-  const SchedAvg* a = avg_of(s, t);
+  const SchedAvg* a = s.era.pelt_v3 ? nullptr : avg_of(s, t);
   return a ? V{static_cast<int64_t>(a->util_avg)} : V{};
 }
 
@@ -100,12 +104,14 @@ constexpr std::array kSignals = {
     Signal{"shares", "weight", on_group, "scale_load_down(tg->shares): cpu.shares", tg_shares},
     Signal{"load", "weight", on_group, "the group's instantaneous load: the sum over CPUs of "
            "scale_load_down(its cfs_rq's load.weight); instant_shares divides by it", tg_load},
-    Signal{"load_avg", "weight", on_entity | on_cfs_rq | on_group, "PELT (pelt_v5): se->avg.load_avg, "
-           "cfs_rq->avg.load_avg; a group's tg->load_avg, which calc_group_shares divides by", load_avg},
-    Signal{"runnable_avg", "capacity", on_entity | on_cfs_rq, "PELT (pelt_v5): se->avg.runnable_avg, "
-           "cfs_rq->avg.runnable_avg", runnable_avg},
-    Signal{"util_avg", "capacity", on_entity | on_cfs_rq, "PELT (pelt_v5): se->avg.util_avg, cfs_rq->avg.util_avg",
-           util_avg},
+    Signal{"load_avg", "weight", on_entity | on_cfs_rq | on_group, "PELT (pelt_v5, pelt_v4_4, pelt_v3_10): "
+           "se->avg.load_avg, cfs_rq->avg.load_avg (v3.10: load_avg_contrib, runnable_load_avg + "
+           "blocked_load_avg); a group's tg->load_avg, which calc_group_shares (v3.10, v4.4: calc_cfs_shares) "
+           "divides by", load_avg},
+    Signal{"runnable_avg", "capacity", on_entity | on_cfs_rq, "PELT (pelt_v5; v3.10 and v4.4 have none): "
+           "se->avg.runnable_avg, cfs_rq->avg.runnable_avg", runnable_avg},
+    Signal{"util_avg", "capacity", on_entity | on_cfs_rq, "PELT (pelt_v5, pelt_v4_4; v3.10 has none): "
+           "se->avg.util_avg, cfs_rq->avg.util_avg", util_avg},
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Sched domains and sched groups: what build_sched_domains and
 // cpu_attach_domain make of a machine's topology, in each era
 // (kernel/sched/core.c in v3.10 and v4.4, kernel/sched/topology.c in v5.15).
-// Pure: no simulator state. docs/model.md, "Topology and sched domains".
+// Pure: no simulator state. docs/topology.md.
 #pragma once
 #include <cstdint>
 #include <initializer_list>

@@ -106,10 +106,12 @@ TEST(SimCore, GroupsShareOneCpuByShares) {
   }
 }
 
-// With the instantaneous share, a group's weight on a CPU is its shares times
-// that CPU's fraction of the group's load.
+// With the instantaneous share (instant_shares: v3.10's own calc_cfs_shares
+// weighs the averaged loads, sim_pelt_v3_test.cpp), a group's weight on a CPU
+// is its shares times that CPU's fraction of the group's load.
 TEST(SimCore, GroupEntityWeightFollowsTheLoadSplitAcrossCpus) {
   Scenario sc = basic("v3.10", 2);
+  sc.feature_overrides = {{Feature::instant_shares, true}};
   sc.groups = {{"/g", 1024}};
   sc.tasks = {task("x", 0, "/g"), task("y", 0, "/g"), task("z", 0, "/g")};
   sc.tasks[0].cpus = cpus({0});

@@ -101,14 +101,7 @@ TEST(SimPelt, QuarterDutyCycleTaskStaysNear256) {
 // updates CPU 0's blocked averages every 32 ms. The root cfs_rq's util then
 // halves every 32 periods (33.55 ms): u(t) = u0 * 2^(-(t - t0) / 32 periods).
 TEST(SimPelt, BlockedUtilHalvesEveryThirtyTwoPeriods) {
-  Scenario sc = basic("v5.15", 2);
-  TaskSpec a = task("a", 0, "/", RunPeriodic{1000 * kMs, 10000 * kMs});
-  a.cpus = cpus({0});
-  TaskSpec b = task("b");
-  b.cpus = cpus({1});
-  sc.tasks = {a, b};
-  sc.duration = 1400 * kMs;
-  Sim sim(sc);
+  Sim sim(simtest::run_then_sleep("v5.15", 1000 * kMs, 10000 * kMs, 1400 * kMs));
   sim.run_to(1000 * kMs);
   ASSERT_EQ(sim.tasks()[sim.task_index("a")].state, TaskState::sleeping);
   const SchedAvg at_stop = root_avg(sim, 0);
@@ -141,14 +134,7 @@ TEST(SimPelt, BlockedUtilHalvesEveryThirtyTwoPeriods) {
 // Instantaneous shares agree here (the loads are the weights); they part at
 // the first sleep.
 TEST(SimPelt, GroupSharesOnTwoCpusWithUnequalLoads) {
-  Scenario sc = basic("v5.15", 2);
-  sc.groups = {{"/g", 1024}};
-  for (const auto& [name, cpu] : {std::pair{"a", 0u}, {"b", 0u}, {"c", 1u}}) {
-    TaskSpec t = task(name, 0, "/g");
-    t.cpus = cpus({cpu});
-    sc.tasks.push_back(t);
-  }
-  sc.duration = 500 * kMs;
+  Scenario sc = simtest::group_on_two_cpus("v5.15", 500 * kMs);
   Sim sim(sc);
   sim.run();
   ASSERT_TRUE(sim.checker()->ok());

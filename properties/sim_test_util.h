@@ -29,6 +29,33 @@ inline CpuMask cpus(std::initializer_list<unsigned> l) {
   return m;
 }
 
+// The PELT tests' blocked-load case: a runs `run` on CPU 0, then sleeps
+// `sleep`; b keeps CPU 1 busy, so its ticks update CPU 0's blocked averages.
+inline Scenario run_then_sleep(std::string kernel, Nanos run, Nanos sleep, Nanos duration) {
+  Scenario s = basic(std::move(kernel), 2);
+  TaskSpec a = task("a", 0, "/", RunPeriodic{run, sleep});
+  a.cpus = cpus({0});
+  TaskSpec b = task("b");
+  b.cpus = cpus({1});
+  s.tasks = {a, b};
+  s.duration = duration;
+  return s;
+}
+
+// The PELT tests' group case: one group /g of 1024 shares, busy nice-0 tasks
+// a and b on CPU 0 and c on CPU 1.
+inline Scenario group_on_two_cpus(std::string kernel, Nanos duration) {
+  Scenario s = basic(std::move(kernel), 2);
+  s.groups = {{"/g", 1024}};
+  for (const auto& [name, cpu] : {std::pair{"a", 0u}, {"b", 0u}, {"c", 1u}}) {
+    TaskSpec t = task(name, 0, "/g");
+    t.cpus = cpus({cpu});
+    s.tasks.push_back(t);
+  }
+  s.duration = duration;
+  return s;
+}
+
 // Seed 003's experiment: 4 CPUs, v3.10, HZ 1000, min_granularity 2.25 ms,
 // latency 18 ms, 4 groups of 1024 shares with 20 busy nice-0 tasks each, all
 // pinned to CPU 3.

@@ -128,9 +128,19 @@ TEST(Charts, PeltSignalsFollowABusyTaskAndAreEmptyWithoutPelt) {
   EXPECT_LE(util, 1024);
   EXPECT_GT(util, std::stoll(rows.at(50'000'000).at("a:se.util_avg")));
   EXPECT_EQ(rows.at(100'000'000).at("cpu0:cfs_rq.util_avg"), rows.at(100'000'000).at("a:se.util_avg"));
-  const Output old = cfsv({"run", "--series", "a:se.load_avg", write_temp(".scn", "kernel v4.4\n" + body)});
-  ASSERT_EQ(old.code, 0) << old.err;
-  for (const auto& [t, row] : csv_rows(old.out)) EXPECT_EQ(row.at("a:se.load_avg"), "") << t;
+  const Output off = cfsv({"run", "--series", "a:se.load_avg", write_temp(".scn", "kernel v4.4\nfeature pelt_v4_4=off\n" + body)});
+  ASSERT_EQ(off.code, 0) << off.err;
+  for (const auto& [t, row] : csv_rows(off.out)) EXPECT_EQ(row.at("a:se.load_avg"), "") << t;
+  // v4.4 tracks load and util but has no runnable_avg; v3.10 has neither of
+  // those two (its load_avg is load_avg_contrib).
+  const Output v4 = cfsv({"run", "--series", "a:se.load_avg,a:se.runnable_avg", write_temp(".scn", "kernel v4.4\n" + body)});
+  ASSERT_EQ(v4.code, 0) << v4.err;
+  EXPECT_NE(csv_rows(v4.out).at(100'000'000).at("a:se.load_avg"), "");
+  EXPECT_EQ(csv_rows(v4.out).at(100'000'000).at("a:se.runnable_avg"), "");
+  const Output v3 = cfsv({"run", "--series", "a:se.load_avg,a:se.util_avg", write_temp(".scn", "kernel v3.10\n" + body)});
+  ASSERT_EQ(v3.code, 0) << v3.err;
+  EXPECT_EQ(csv_rows(v3.out).at(100'000'000).at("a:se.load_avg"), "1023");
+  EXPECT_EQ(csv_rows(v3.out).at(100'000'000).at("a:se.util_avg"), "");
 }
 
 // --phases stops the run before each timed op; the samples are the same.
