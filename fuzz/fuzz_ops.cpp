@@ -1,9 +1,11 @@
 // The CFS model on decoded op sequences: bytes become a scenario on 1..4 CPUs
 // (model/ops_decoder.h: random profile, features, groups nested up to depth
 // 3, tasks, then up to 64 timed ops within 10 ms), each op applied as it is
-// decoded (fuzz/ops_input.h, run_ops). The shared invariant checker runs
-// after the set-up, after every op that changed the state, after every 16th
-// step (op or event) and at the end. Its libFuzzer flags: fuzz_ops.options. Also
+// decoded (fuzz/ops_input.h, run_ops) on one Sim reset for each input. The
+// shared invariant checker runs after the set-up, after every op that changed
+// the state, after every 16th step (op or event) and at the end (on the CPUs
+// the steps touched; every 8th and the last on everything). Its libFuzzer
+// flags: fuzz_ops.options. Also
 // checked after the run: every CPU's busy + idle time is the elapsed time,
 // and the tasks' CPU time adds up to the CPUs' busy time. A failure prints the
 // reproducer (a scenario file for `cfsv replay`; `cfsv fuzz` writes one for
