@@ -69,7 +69,7 @@ std::string report(const Sim& sim, const Stats& st) {
   j.key("root_pelt").begin_array();
   for (const Rq& r : s.rq) {
     j.begin_object();
-    pelt_json(j, s.cfs[r.cfs].pelt.avg);
+    pelt_json(j, s.era, s.cfs[r.cfs].pelt.avg);
     j.end_object();
   }
   j.end_array().key("violations").begin_array();
