@@ -9,24 +9,21 @@
 #include "model/arith/pelt_tables.h"
 #include "model/pelt_eras.h"
 #include "properties/scenario_test_util.h"
+#include "properties/sim_pelt_test_util.h"
 #include "properties/sim_test_util.h"
 
 namespace cfsv {
 namespace {
 
 using simtest::basic;
+using simtest::kMs;
+using simtest::kPeriodNs;
+using simtest::root_avg;
 using simtest::task;
+using simtest::task_avg;
 
-constexpr Nanos kMs = 1'000'000;
-constexpr long double kPeriodNs = 1024.0L * 1024.0L;
 constexpr uint64_t kLoadAvgMax = 47742;
 
-const SchedAvg& task_avg(const Sim& sim, std::string_view name) {
-  return sim.entities()[sim.tasks()[sim.task_index(name)].se].pelt.avg;
-}
-const SchedAvg& root_avg(const Sim& sim, unsigned cpu) {
-  return sim.cfs_rqs()[sim.rqs()[CpuId(cpu)].cfs].pelt.avg;
-}
 
 TEST(SimPeltV4_4, ProfileTracksV4_4sPelt) {
   Sim sim(basic("v4.4"));
@@ -131,25 +128,7 @@ TEST(SimPeltV4_4, QuarterDutyCycleTaskStaysNear256) {
 // period's decay (2.2%) of the ideal u0 2^(-t / 32 periods) as the boundaries
 // fall where the phase puts them.
 TEST(SimPeltV4_4, BlockedUtilHalvesEveryThirtyTwoPeriods) {
-  Sim sim(simtest::run_then_sleep("v4.4", 1000 * kMs, 10000 * kMs, 1400 * kMs));
-  sim.run_to(1000 * kMs);
-  ASSERT_EQ(sim.tasks()[sim.task_index("a")].state, TaskState::sleeping);
-  const SchedAvg at_stop = root_avg(sim, 0);
-  ASSERT_GE(at_stop.util_avg, 1000u);
-  int updates = 0;
-  uint64_t seen = at_stop.last_update_time;
-  for (Nanos t = 1000 * kMs; t <= 1400 * kMs; t += kMs) {
-    sim.run_to(t);
-    const SchedAvg& now = root_avg(sim, 0);
-    if (now.last_update_time == seen) continue;
-    seen = now.last_update_time;
-    ++updates;
-    const long double periods = (now.last_update_time - at_stop.last_update_time) / kPeriodNs;
-    const long double ideal = at_stop.util_avg * std::pow(2.0L, -periods / 32);
-    EXPECT_NEAR(static_cast<long double>(now.util_avg), ideal, 2 + ideal * 23 / 1000) << "after " << periods;
-  }
-  EXPECT_GE(updates, 10);
-  EXPECT_LE(root_avg(sim, 0).util_avg, at_stop.util_avg / 4);
+  simtest::expect_blocked_util_halves("v4.4", 1000, 2, 0.023L);
 }
 
 // One group of 1024 shares, two CPUs: a and b busy on CPU 0, c on CPU 1,
