@@ -1,9 +1,11 @@
 // The CFS model on decoded op sequences: bytes become a scenario on 1..4 CPUs
 // (model/ops_decoder.h: random profile, features, groups nested up to depth
 // 3, tasks, then up to 64 timed ops within 10 ms), each op applied as it is
-// decoded (fuzz/ops_input.h, run_ops). The shared invariant checker runs
-// after the set-up, after every op that changed the state, after every 16th
-// step (op or event) and at the end. Its libFuzzer flags: fuzz_ops.options. Also
+// decoded (fuzz/ops_input.h, run_ops) on one Sim reset for each input. The
+// shared invariant checker runs after the set-up, after every op that changed
+// the state, after every 16th step (op or event) and at the end (on the CPUs
+// the steps touched; every 8th and the last on everything). Its libFuzzer
+// flags: fuzz_ops.options. Also
 // checked after the run: every CPU's busy + idle time is the elapsed time,
 // and the tasks' CPU time adds up to the CPUs' busy time. A failure prints the
 // reproducer (a scenario file for `cfsv replay`; `cfsv fuzz` writes one for
@@ -50,12 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   // crash input (<target>_replay crash-...); `cfsv fuzz` writes them itself.
   static const bool print_first = std::getenv("CFSV_PRINT_SCENARIO") != nullptr;
   if (print_first) std::fprintf(stderr, "%s", print_scenario(fuzz::ops_scenario({data, size})).c_str());
-  // One decoder and one set-up kept across inputs: their buffers are reused.
+  // One decoder, one set-up and one Sim kept across inputs: their buffers are reused.
   static OpsDecoder<fuzz::ByteReader> decoder;
   static Scenario setup;
+  static std::unique_ptr<Sim> reused;
   fuzz::ByteReader r(data, size);
-  const std::unique_ptr<Sim> run = fuzz::run_ops(decoder, r, setup, planted_bug);
-  const Sim& sim = *run;
+  const Sim& sim = fuzz::run_ops(decoder, r, setup, reused, planted_bug);
   if (!sim.checker()->ok()) {
     const Violation& v = sim.checker()->violations().front();
     fuzz::fail(kTarget, "invariant violated: %s\n--- reproducer ---\n# expect: violation %s\n%s", v.to_string().c_str(),

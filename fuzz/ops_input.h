@@ -19,20 +19,23 @@
 namespace cfsv::fuzz {
 
 // fuzz_ops' checking: after the set-up, after every op that changed the
-// state (run_ops), after every 16th step (op or event) and at the end.
-inline const SimOptions kOpsSimOptions{.check_every = 16, .record_trace = false};
+// state (run_ops), after every 16th step (op or event) and at the end. The
+// checks after ops and steps look only at the CPUs touched since the last
+// check; every 8th check, the set-up's and the last look at everything.
+inline const SimOptions kOpsSimOptions{.check_every = 16, .full_check_every = 8, .record_trace = false};
 
 // One fuzz_ops execution on a reader's values: the set-up decoded into
-// `setup` (kept by the caller with `decoder`, so that their buffers are
-// reused), a Sim made from it and checked, each op applied as it is decoded,
-// as Sim::run applies a timed op, then `after_op(sim, op)` and a check; at
-// the end the run to its length and a last check. No check follows an op
-// that left the state as the last check saw it: a rejected op, or an advance
-// during which no event happened.
+// `setup` (kept by the caller with `decoder` and `sim`, so that their buffers
+// are reused), `sim` made from it (on the first call; reset on the next ones)
+// and checked, each op applied as it is decoded, as Sim::run applies a timed
+// op, then `after_op(sim, op)` and a check; at the end the run to its length
+// and a last check. No check follows an op that left the state as the last
+// check saw it: a rejected op, or an advance during which no event happened.
 template <class Reader, class AfterOp>
-std::unique_ptr<Sim> run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, AfterOp&& after_op) {
+Sim& run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, std::unique_ptr<Sim>& sim, AfterOp&& after_op) {
   decoder.begin(r, setup);
-  auto sim = std::make_unique<Sim>(setup, kOpsSimOptions);
+  if (sim) sim->reset(setup);
+  else sim = std::make_unique<Sim>(setup, kOpsSimOptions);
   sim->check_now("set-up");
   for (TimedOp t; decoder.next(t);) {
     sim->run_until(t.at);
@@ -40,11 +43,11 @@ std::unique_ptr<Sim> run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& s
     const bool applied = sim->apply(t.op) == ApplyResult::applied;
     after_op(*sim, t.op);
     if (applied && (!std::holds_alternative<op::Advance>(t.op) || sim->counters().events != events))
-      sim->check_now("op");
+      sim->check_touched("op");
   }
   sim->run_until(std::max(decoder.duration(), sim->now()));
   sim->check_now("end of run");
-  return sim;
+  return *sim;
 }
 
 // fuzz_ops: the whole input is one scenario.

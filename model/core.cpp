@@ -91,6 +91,7 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
   e.cfs_rq = g.cfs_rq[cpu];
   e.parent = g.se.empty() ? EntityId{} : g.se[cpu];
   e.depth = e.parent ? s.se[e.parent].depth + 1 : 0;
+  touch(s, t.cpu), touch(s, cpu);
   t.cpu = cpu;
 }
 
@@ -99,6 +100,7 @@ void set_task_rq(Sched& s, TaskId task, CpuId cpu) {
 // finish_task_switch's task_dead for an exited prev.
 void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   Rq& r = s.rq[cpu];
+  touch(s, cpu);
   const Nanos ran = s.now - r.since;
   if (prev == kIdle) r.idle_ns += ran;
   else r.busy_ns += ran;
@@ -203,6 +205,7 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
   t.shares = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
   t.depth = s.tg[parent].depth + 1;
   const GroupId tg = s.tg.emplace_back(std::move(t));
+  touch_all(s);
   for (const CpuId c : s.rq.ids()) {
     const CfsRqId cq = new_cfs_rq(s, tg, c);
     SchedEntity e;
@@ -297,6 +300,7 @@ void block_task(Sched& s, TaskId task, TaskState to) {
 // is simply gone.
 void do_exit(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
+  touch(s, t.cpu);
   if (t.state == TaskState::running) {
     block_task(s, task, TaskState::exited);
   } else if (t.state == TaskState::sleeping) {
@@ -348,6 +352,7 @@ void ttwu_runnable(Sched& s, TaskId task) {
 void set_user_nice(Sched& s, TaskId task, int nice) {
   Task& t = s.tasks[task];
   if (nice == t.nice) return;
+  touch(s, t.cpu);
   const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
   const int old_nice = t.nice;
   t.nice = nice;
@@ -374,6 +379,7 @@ void set_user_nice(Sched& s, TaskId task, int nice) {
 void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
   Task& t = s.tasks[task];
   if (cpumask_equal(allowed, t.allowed, s.nr_cpus())) return;
+  touch(s, t.cpu);
   if (task_on_rq_queued(t) && s.features[Feature::affinity_change_pattern])
     change_queued_task(s, task, kDequeueSave, true, [&] { t.allowed = allowed; });
   t.allowed = allowed;
@@ -418,6 +424,7 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
 // pick differs from what ran.
 void schedule(Sched& s, CpuId cpu) {
   Rq& r = s.rq[cpu];
+  touch(s, cpu);
   r.need_resched = false;
   s.need_resched_cpus.reset(cpu.index());
   s.counters.schedules++;

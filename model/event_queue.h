@@ -8,6 +8,7 @@
 // events come out in (t, kind, id) order: an indexed binary min-heap, and the
 // ticks in buckets of one time.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -32,6 +33,13 @@ class EventQueue {
     if (tick_first()) return {ticks_.front().t, EvKind::tick, static_cast<int32_t>(ticks_.front().cpus._Find_first()), 0};
     const Node& n = heap_.front();
     return {n.t, static_cast<EvKind>(n.key >> 32), static_cast<int32_t>(n.key & 0xffffffffu), n.gen};
+  }
+
+  // Nothing pending, the storage kept.
+  void clear() {
+    heap_.clear();
+    ticks_.clear();
+    std::fill(pos_.begin(), pos_.end(), kNone);
   }
 
   // Arms e in its slot, replacing the slot's pending event.

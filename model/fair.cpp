@@ -398,6 +398,7 @@ void update_upper_level(Sched& s, EntityId sei, int nr) {
 
 // enqueue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control)
 void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
+  touch(s, cpu);
   EntityId sei = s.tasks[task].se;
   for (; sei; sei = s.se[sei].parent) {
     if (s.se[sei].on_rq) break;
@@ -414,6 +415,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 // a parent stays queued while its cfs_rq has load; a sleeping task makes
 // that parent the next buddy.
 void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
+  touch(s, cpu);
   const bool task_sleep = flags & kDequeueSleep;
   EntityId sei = s.tasks[task].se;
   while (sei) {
@@ -437,13 +439,17 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 // level; then scheduler_tick's trigger_load_balance, which here only brings
 // the blocked averages up to date (model/pelt.h).
 void task_tick_fair(Sched& s, CpuId cpu) {
+  touch(s, cpu);
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
+  const Nanos blocked_due = s.next_blocked;
   if (s.era.tracks_pelt) blocked_averages_tick(s);
+  if (s.next_blocked != blocked_due) touch_all(s);  // every CPU's blocked averages were updated
 }
 
 // reweight_task (kernel/sched/fair.c v5.15): a task's new weight through
 // reweight_entity, queued or not.
 void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load) {
+  touch_task(s, task);
   const EntityId sei = s.tasks[task].se;
   reweight_entity(s, s.se[sei].cfs_rq, sei, load);
 }
@@ -451,6 +457,7 @@ void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load) {
 // find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
 // SCHED_IDLE and SCHED_BATCH policies not modelled)
 void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
+  touch(s, cpu);
   Rq& r = s.rq[cpu];
   EntityId se = s.tasks[r.curr].se;
   EntityId pse = s.tasks[task].se;
@@ -485,11 +492,13 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
 
 // put_prev_task_fair (kernel/sched/fair.c v3.10..v6.5)
 void put_prev_task_fair(Sched& s, TaskId task) {
+  touch_task(s, task);
   for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) put_prev_entity(s, s.se[x].cfs_rq, x);
 }
 
 // set_curr_task_fair (v3.10) / set_next_task_fair (v5.x), kernel/sched/fair.c
 void set_next_task_fair(Sched& s, TaskId task) {
+  touch_task(s, task);
   for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) set_next_entity(s, s.se[x].cfs_rq, x);
 }
 
@@ -576,6 +585,7 @@ void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares) {
   TaskGroup& g = s.tg[tg];
   const uint64_t scaled = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
   if (g.shares == scaled) return;
+  touch_all(s);
   g.shares = scaled;
   for (const CpuId c : s.rq.ids())
     for (EntityId x = g.se[c]; x; x = s.se[x].parent) {

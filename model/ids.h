@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace cfsv {
@@ -43,7 +44,9 @@ template <class I> struct IdRange {
 
 // A std::vector-like table whose elements never move when it grows: each is
 // allocated on its own. (std::deque's indexing costs a call and a division,
-// several times a simple load under the fuzzing sanitizers.)
+// several times a simple load under the fuzzing sanitizers.) clear() keeps
+// the elements' memory: the next ones are built in it (the old ones live on
+// until then).
 template <class T> class StableVec {
   using Slots = std::vector<std::unique_ptr<T>>;
   template <class S, class U> struct Iter {
@@ -56,20 +59,32 @@ template <class T> class StableVec {
  public:
   T& operator[](std::size_t i) { return *slots_[i]; }
   const T& operator[](std::size_t i) const { return *slots_[i]; }
-  std::size_t size() const { return slots_.size(); }
-  bool empty() const { return slots_.empty(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   template <class... A> void emplace_back(A&&... a) {
-    slots_.push_back(std::make_unique<T>(static_cast<A&&>(a)...));
+    if (size_ == slots_.size()) {
+      slots_.push_back(std::make_unique<T>(static_cast<A&&>(a)...));
+    } else if constexpr (std::is_nothrow_constructible_v<T, A&&...>) {
+      std::destroy_at(slots_[size_].get());
+      std::construct_at(slots_[size_].get(), static_cast<A&&>(a)...);
+    } else {
+      slots_[size_] = std::make_unique<T>(static_cast<A&&>(a)...);
+    }
+    ++size_;
   }
+  void clear() { size_ = 0; }
   void reserve(std::size_t n) { slots_.reserve(n); }
-  T& back() { return *slots_.back(); }
+  T& back() { return *slots_[size_ - 1]; }
   auto begin() { return Iter<typename Slots::iterator, T>{slots_.begin()}; }
-  auto end() { return Iter<typename Slots::iterator, T>{slots_.end()}; }
+  auto end() { return Iter<typename Slots::iterator, T>{slots_.begin() + static_cast<std::ptrdiff_t>(size_)}; }
   auto begin() const { return Iter<typename Slots::const_iterator, const T>{slots_.begin()}; }
-  auto end() const { return Iter<typename Slots::const_iterator, const T>{slots_.end()}; }
+  auto end() const {
+    return Iter<typename Slots::const_iterator, const T>{slots_.begin() + static_cast<std::ptrdiff_t>(size_)};
+  }
 
  private:
   Slots slots_;
+  std::size_t size_ = 0;  // the first size_ slots hold the elements
 };
 
 // A table of T indexed by I only. C is std::vector, or StableVec where
@@ -91,6 +106,7 @@ template <class I, class T, class C = std::vector<T>> class IdVec {
   void resize(std::size_t n) { c_.resize(n); }
   void resize(std::size_t n, const T& v) { c_.resize(n, v); }
   void assign(std::size_t n, const T& v) { c_.assign(n, v); }
+  void clear() { c_.clear(); }  // keeps the storage
   T& back() { return c_.back(); }
   auto begin() { return c_.begin(); }
   auto end() { return c_.end(); }

@@ -422,26 +422,36 @@ void InvariantChecker::fail(const Sched& s, const Step& step, std::size_t inv, s
     kept_.push_back({std::string(kInfos[inv].name), std::move(detail), describe(s, step), s.now});
 }
 
-std::size_t InvariantChecker::check(const Sched& s, const Step& step) {
+void InvariantChecker::reset() {
+  kept_.clear();
+  total_ = checks_ = 0;
+  per_invariant_.clear();
+  failed_now_ = 0;
+  census_.last_min_vruntime.clear();
+  found_.clear();
+}
+
+std::size_t InvariantChecker::check(const Sched& s, const Step& step, const CpuMask* only) {
+  const auto in_scope = [only](CpuId c) { return !only || (c.index() < kMaxCpus && only->test(c.index())); };
   ++checks_;
   failed_now_ = 0;
   per_invariant_.resize(kCount, 0);
   take_census(s, census_);
   Ctx x{s, census_, found_};
   for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
-  CfsRqId q(0);
-  for (const CfsRq& c : s.cfs) {
+  for (const CfsRqId q : s.cfs.ids()) {
+    const CfsRq& c = s.cfs[q];
+    if (!in_scope(c.cpu)) continue;
     census_timeline(s, q, c, census_);
     for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });
     census_.last_min_vruntime[q] = c.min_vruntime;
-    q = CfsRqId(q.v + 1);
   }
-  TaskId t(0);
-  for (const Task& k : s.tasks) {
-    for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
-    t = TaskId(t.v + 1);
+  for (const TaskId t : s.tasks.ids()) {
+    const Task& k = s.tasks[t];
+    if (in_scope(k.cpu)) for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
   }
-  for (const Rq& r : s.rq) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
+  for (const Rq& r : s.rq)
+    if (in_scope(r.cpu)) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
   for (auto& [row, detail] : found_) fail(s, step, row, std::move(detail));
   found_.clear();
   return failed_now_;

@@ -64,7 +64,14 @@ class InvariantChecker {
   explicit InvariantChecker(std::size_t max_kept = 100) : max_kept_(max_kept) {}
   // Checks every invariant against the scheduler's state; returns how many
   // violations it found now. Remembers min_vruntime per cfs_rq between calls.
-  std::size_t check(const Sched& s, const Step& step);
+  // With `only`, the per-cfs_rq, per-task and per-CPU checks look at the
+  // objects of those CPUs alone (a task by its CPU): the ones a step touched
+  // (Sched::touched_cpus). The census and the whole-state checks still cover
+  // everything, so the sums stay exact.
+  std::size_t check(const Sched& s, const Step& step, const CpuMask* only = nullptr);
+  // Back to a new checker's state (nothing seen, nothing remembered), the
+  // buffers kept.
+  void reset();
 
   // The first max_kept violations, in order.
   const std::vector<Violation>& violations() const { return kept_; }

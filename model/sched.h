@@ -128,7 +128,7 @@ struct SchedEntity {
 
 // struct cfs_rq (kernel/sched/sched.h).
 struct CfsRq {
-  explicit CfsRq(std::pmr::memory_resource* pool) : timeline(pool) {}
+  explicit CfsRq(std::pmr::memory_resource* pool) noexcept : timeline(pool) {}
   CfsRq(const CfsRq&) = delete;
   CfsRq& operator=(const CfsRq&) = delete;
   uint64_t load_weight = 0;   // load.weight; its inv_weight is always lazy (update_load_add clears it)
@@ -233,6 +233,7 @@ struct Sched {
   Tunables tun;
   Nanos now = 0;              // rq_clock, the same on every CPU
   CpuMask need_resched_cpus;     // the runqueues whose need_resched is set
+  CpuMask touched_cpus;          // the runqueues changed since the last invariant check (touch())
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
@@ -246,6 +247,14 @@ struct Sched {
   Counters counters;
 
   unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
+  // Back to a new Sched's state (every field above), keeping the tables'
+  // storage and the pool's memory for the next simulation.
+  void clear() {
+    features = {}, era = {}, res = {}, tun = {};
+    now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
+    counters = {};
+  }
 };
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
@@ -253,6 +262,14 @@ inline void resched_curr(Sched& s, CpuId cpu) {
   s.rq[cpu].need_resched = true;
   s.need_resched_cpus.set(cpu.index());
 }
+// The model's own bookkeeping for the invariant checker, which can check only
+// what changed: the kernel functions that change a CPU's runqueue (its
+// cfs_rqs, their entities, its tasks) say so, as the kernel takes that rq's
+// lock (a task's CPU: task_rq_lock; sched_create_group, shares: every CPU).
+inline void touch(Sched& s, CpuId cpu) { s.touched_cpus.set(cpu.index()); }
+inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
+inline void touch_all(Sched& s) { s.touched_cpus.set(); }
+
 // check_preempt_curr (kernel/sched/core.c; core.cpp): whether a task just
 // queued on cpu preempts what runs there.
 void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags);

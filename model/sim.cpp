@@ -57,7 +57,27 @@ std::string apply_setting(Sched& sch, const Setting& s) {
 // ---------------------------------------------------------------------------
 // Set-up
 
-Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
+Sim::Sim(const Scenario& sc, SimOptions opt) : opt_(opt) { reset(sc); }
+
+void Sim::reset(const Scenario& sc) {
+  // Everything back to a new Sim's state; the containers keep their storage.
+  if (&sc != &sc_) sc_ = sc;
+  s_.clear();
+  task_by_name_.clear();
+  group_by_path_.clear();
+  events_.clear();
+  steps_ = 0;
+  in_setup_ = false;
+  run_end_ = RunEnd::finished;
+  last_error_.clear();
+  applying_ = nullptr;
+  applying_loc_ = {};
+  rejected_.clear();
+  sinks_ = SinkTee{};
+  ops_.clear();
+  next_op_ = 0;
+  end_time_.reset();
+
   const Profile* p = profile_by_name(sc_.kernel);
   if (!p) {
     last_error_ = "unknown kernel profile '" + sc_.kernel + "', using " + std::string(default_profile().name);
@@ -70,7 +90,8 @@ Sim::Sim(const Scenario& sc, SimOptions opt) : sc_(sc), opt_(opt) {
   if (opt_.record_trace) sinks_.add((recorder_ = std::make_unique<TraceRecorder>()).get());
   sinks_.add(opt_.sink);
   s_.sink = sinks_.single_or_this();
-  checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
+  if (checker_) checker_->reset();
+  else checker_ = std::make_unique<InvariantChecker>(opt_.max_violations);
 
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
   sched_init(s_, n);
@@ -142,9 +163,14 @@ std::vector<Stretch> Sim::stretches_until_now() const {
 
 uint64_t Sim::sched_slice_of(EntityId se) const { return sched_slice(s_, s_.se[se].cfs_rq, se); }
 
-bool Sim::check_now(std::string_view context) {
-  const Step step{context, -1, nullptr};
-  return checker_->check(s_, step) == 0;
+bool Sim::check_now(std::string_view context) { return run_check(Step{context, -1, nullptr}, true) == 0; }
+bool Sim::check_touched(std::string_view context) { return run_check(Step{context, -1, nullptr}, false) == 0; }
+
+std::size_t Sim::run_check(const Step& step, bool full) {
+  full = full || opt_.full_check_every <= 1 || (checker_->checks() + 1) % opt_.full_check_every == 0;
+  const std::size_t found = checker_->check(s_, step, full ? nullptr : &s_.touched_cpus);
+  s_.touched_cpus.reset();
+  return found;
 }
 
 // ---------------------------------------------------------------------------
@@ -276,7 +302,7 @@ void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
 
 void Sim::count_step(std::string_view kind, int32_t id, const Op* op) {
   ++steps_;
-  if (opt_.check_every && steps_ % opt_.check_every == 0) checker_->check(s_, Step{kind, id, op});
+  if (opt_.check_every && steps_ % opt_.check_every == 0) run_check(Step{kind, id, op}, false);
 }
 
 bool Sim::halted() {
@@ -312,7 +338,8 @@ bool Sim::run_to(Nanos t) {
 }
 
 RunEnd Sim::finish() {
-  if (opt_.check_every > 1 && steps_ % opt_.check_every != 0) checker_->check(s_, Step{"end of run", -1, nullptr});
+  if (opt_.check_every && (steps_ % opt_.check_every != 0 || opt_.full_check_every > 1))
+    run_check(Step{"end of run", -1, nullptr}, true);
   if (opt_.progress) opt_.progress(*this);
   return run_end_;
 }

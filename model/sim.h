@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory_resource>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ struct SimOptions {
   // after each, 0 never. With N > 1, run() also checks once at its end when
   // its last step was not checked.
   uint64_t check_every = 1;
+  // Every Nth check looks at everything; the others only at the CPUs the
+  // steps since the last check touched (Sched::touched_cpus). 1: every check
+  // looks at everything. The end of a run always does.
+  uint64_t full_check_every = 1;
   // Keep every stretch and switch in memory (trace(); memory grows with
   // simulated time). Off: trace() throws.
   bool record_trace = false;
@@ -72,6 +77,11 @@ class Sim {
   ~Sim();
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
+  // Starts over on another scenario with the same options: afterwards the Sim
+  // is what Sim(sc, options) would be, but keeps its containers' storage (the
+  // tables, the timeline pool, the event queue), so that a fuzz target running
+  // one scenario after another allocates little. `sc` is copied.
+  void reset(const Scenario& sc);
 
   // Applies one op at now(). Rejected (counted and listed in rejected_ops(),
   // state unchanged) when it names a task or group that does not exist now
@@ -130,8 +140,12 @@ class Sim {
   Nanos idle_ns(CpuId cpu) const;
   Nanos busy_ns(CpuId cpu) const;
   const InvariantChecker* checker() const { return checker_.get(); }
-  // Runs the checker now (whatever check_every says); false on a violation.
+  // Runs the checker now on everything (whatever check_every says); false on
+  // a violation.
   bool check_now(std::string_view context = "check");
+  // The same on what the steps since the last check touched, or on everything
+  // when full_check_every says this check is a full one.
+  bool check_touched(std::string_view context);
 
   // For tests that deliberately break the model (the checker must notice).
   CfsRq& mutable_cfs_rq(CfsRqId i) { return s_.cfs[i]; }
@@ -152,14 +166,16 @@ class Sim {
   void resched_pending();
   void after_step(std::string_view kind, int32_t id, const Op* op);  // reschedules, then count_step
   void count_step(std::string_view kind, int32_t id, const Op* op);  // a step: the checker's turn
+  std::size_t run_check(const Step& step, bool full);  // the checker, then touched_cpus cleared
   ApplyResult reject(std::string why);
   bool halted();  // run() must stop now: the event limit or *stop; sets end_
 
   Scenario sc_;
   SimOptions opt_;
   Sched s_;
-  std::map<std::string, TaskId, std::less<>> task_by_name_;
-  std::map<std::string, GroupId, std::less<>> group_by_path_;
+  std::pmr::unsynchronized_pool_resource names_pool_;  // the two maps' nodes, kept by reset()
+  std::pmr::map<std::string, TaskId, std::less<>> task_by_name_{&names_pool_};
+  std::pmr::map<std::string, GroupId, std::less<>> group_by_path_{&names_pool_};
   EventQueue events_;
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;

@@ -150,5 +150,33 @@ TEST(Invariants, CheckEveryNStillCatchesABrokenState) {
   }
 }
 
+// A check of what the steps touched (full_check_every > 1) sees a corruption
+// on a CPU those steps changed, not one on a CPU they left alone; every Nth
+// check and the end of a run look at everything, so that one is caught too.
+TEST(Invariants, TouchedChecksSeeTheTouchedCpus) {
+  Sim sim(two_cpus(), SimOptions{.check_every = 0, .full_check_every = 4});
+  sim.run_until(10 * kMs);
+  ASSERT_TRUE(sim.check_now());  // 1: everything
+  sim.mutable_cfs_rq(sim.rqs()[kCpu1].cfs).h_nr_running += 1;
+  ASSERT_EQ(sim.apply(op::SetNice{"a", 2}), ApplyResult::applied);  // a is on CPU 0
+  EXPECT_TRUE(sim.check_touched("nice a"));                         // 2: CPU 0 only
+  ASSERT_EQ(sim.apply(op::SetNice{"c", 2}), ApplyResult::applied);  // c is on CPU 1
+  EXPECT_FALSE(sim.check_touched("nice c"));                        // 3: CPU 1 only
+  ASSERT_EQ(sim.checker()->violations().size(), 1u);
+  EXPECT_EQ(sim.checker()->violations().front().invariant, "nr-running-consistent");
+  EXPECT_EQ(sim.checker()->violations().front().step, "nice c");
+
+  Sim later(two_cpus(), SimOptions{.check_every = 0, .full_check_every = 4});
+  later.run_until(10 * kMs);
+  ASSERT_TRUE(later.check_now());  // 1
+  later.mutable_cfs_rq(later.rqs()[kCpu1].cfs).h_nr_running += 1;
+  for (const int nice : {1, 2}) {  // 2, 3: CPU 0 only
+    ASSERT_EQ(later.apply(op::SetNice{"a", nice}), ApplyResult::applied);
+    EXPECT_TRUE(later.check_touched("nice a"));
+  }
+  EXPECT_FALSE(later.check_touched("fourth"));  // 4: everything
+  EXPECT_EQ(later.checker()->violations().front().step, "fourth");
+}
+
 }  // namespace
 }  // namespace cfsv
