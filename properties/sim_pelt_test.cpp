@@ -21,7 +21,6 @@ namespace {
 using simtest::basic;
 using simtest::cpus;
 using simtest::kMs;
-using simtest::kPeriodNs;
 using simtest::root_avg;
 using simtest::task;
 using simtest::task_avg;

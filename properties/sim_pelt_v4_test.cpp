@@ -17,13 +17,11 @@ namespace {
 
 using simtest::basic;
 using simtest::kMs;
-using simtest::kPeriodNs;
 using simtest::root_avg;
 using simtest::task;
 using simtest::task_avg;
 
 constexpr uint64_t kLoadAvgMax = 47742;
-
 
 TEST(SimPeltV4_4, ProfileTracksV4_4sPelt) {
   Sim sim(basic("v4.4"));
