@@ -26,7 +26,7 @@ namespace cfsv::cli {
 
 namespace {
 
-void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out) {
+void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool phases, std::ostream& out) {
   JsonWriter j(out);
   const Sched& s = sim.sched();
   const Nanos now = sim.now();
@@ -42,6 +42,8 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   groups_json(j, s, whole);
   j.key("cpus");
   cpus_json(j, s, st, now);
+  j.key("wasted");
+  wasted_json(j, wasted, now);
   if (s.era.tracks_pelt) {  // at the end: each CPU's root cfs_rq, each group's tg->load_avg
     j.key("pelt").begin_object().key("cpus").begin_array();
     for (const Rq& r : s.rq) {
@@ -90,8 +92,8 @@ void print_json(const Sim& sim, const Stats& st, bool phases, std::ostream& out)
   out << '\n';
 }
 
-void print_table(const Sim& sim, const Stats& st, const std::string& file, uint64_t check_every, bool phases,
-                 std::ostream& out) {
+void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, const std::string& file,
+                 uint64_t check_every, bool phases, std::ostream& out) {
   const Sched& s = sim.sched();
   const Nanos now = sim.now();
   out << file << ": kernel " << sim.scenario().kernel << ", " << sim.nr_cpus() << " CPUs, "
@@ -106,6 +108,7 @@ void print_table(const Sim& sim, const Stats& st, const std::string& file, uint6
   print_groups(s, whole, out);
   out << "(a group's CPU time: its tasks' while they were in it or in a group below it)\n\n";
   print_cpus(s, st, now, out);
+  print_wasted(wasted, now, out);
   if (phases) print_phases(sim, st, out);
   out << '\n';
   if (const uint64_t n = sim.counters().ops_rejected) {
@@ -177,11 +180,12 @@ int cmd_run(int argc, char** argv) {
     if (!perfetto_file) return p.error("--perfetto: cannot write '" + perfetto + "'");
   }
   Stats stats;
+  WastedCores wasted;
   std::unique_ptr<PerfScriptWriter> perf_writer;
   std::unique_ptr<PerfettoWriter> perfetto_writer;
   if (perf) perf_writer = std::make_unique<PerfScriptWriter>(std::cout, "stdout");
   if (!perfetto.empty()) perfetto_writer = std::make_unique<PerfettoWriter>(perfetto_file, "'" + perfetto + "'");
-  SinkTee sinks{&stats, perf_writer.get(), perfetto_writer.get(), charts.sink()};
+  SinkTee sinks{&stats, &wasted, perf_writer.get(), perfetto_writer.get(), charts.sink()};
   try {
     Sim sim(*sc, runner.options(SimOptions{.check_every = check_every, .sink = &sinks}));
     if (auto rc = runner.refuse(sim, files[0])) return *rc;
@@ -200,8 +204,8 @@ int cmd_run(int argc, char** argv) {
     if (perf_writer) perf_writer->finish();
     charts.finish(sim, files[0]);
 
-    if (json) print_json(sim, stats, phases, std::cout);
-    else if (!perf && !charts.on_stdout()) print_table(sim, stats, files[0], check_every, phases, std::cout);
+    if (json) print_json(sim, stats, wasted, phases, std::cout);
+    else if (!perf && !charts.on_stdout()) print_table(sim, stats, wasted, files[0], check_every, phases, std::cout);
     if ((perf || charts.on_stdout()) && !sim.checker()->ok())
       for (const Violation& v : sim.checker()->violations()) std::cerr << "cfsv run: " << v.to_string() << '\n';
     if (early) return *early;

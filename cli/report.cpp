@@ -118,6 +118,19 @@ void print_cpus(const Sched& s, const Stats& st, Nanos at, std::ostream& out) {
   c.print(out);
 }
 
+void print_wasted(const WastedCores& w, Nanos at, std::ostream& out) {
+  out << "wasted core time (a CPU idle while a task it may run waits on another): ";
+  const std::vector<WastedLevel> levels = w.levels(at);
+  if (levels.empty()) {
+    out << "none\n";
+    return;
+  }
+  out << ms(w.total(at)) << " (";
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    out << (i ? ", " : "") << levels[i].name << ' ' << ms(levels[i].ns);
+  out << ")\n";
+}
+
 void print_phases(const Sim& sim, const Stats& st, std::ostream& out) {
   const auto& phases = st.phases();
   for (std::size_t i = 0; i < phases.size(); ++i) {
@@ -188,6 +201,13 @@ void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at) {
     j.end_object();
   }
   j.end_array();
+}
+
+void wasted_json(JsonWriter& j, const WastedCores& w, Nanos at) {
+  j.begin_object().field("total_ns", w.total(at)).key("levels").begin_array();
+  for (const WastedLevel& l : w.levels(at))
+    j.begin_object().field("level", l.level).field("name", l.name).field("ns", l.ns).end_object();
+  j.end_array().end_object();
 }
 
 void phases_json(JsonWriter& j, const Sched& s, const Stats& st) {

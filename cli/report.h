@@ -14,6 +14,7 @@
 #include "cli/table.h"
 #include "model/sim.h"
 #include "model/stats.h"
+#include "model/wasted.h"
 
 namespace cfsv::cli {
 
@@ -36,6 +37,8 @@ std::vector<Nanos> phase_starts(const Scenario& sc);
 void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostream& out);
 void print_groups(const Sched& s, const Interval& iv, std::ostream& out);
 void print_cpus(const Sched& s, const Stats& st, Nanos at, std::ostream& out);
+// "wasted core time ...: 12.000ms (MC 10.000ms, DIE 2.000ms)" or "...: none".
+void print_wasted(const WastedCores& w, Nanos at, std::ostream& out);
 // "phase 2: 500ms .. 600ms (at 500ms: line 20: weight /batch 400)", its tasks and groups.
 void print_phases(const Sim& sim, const Stats& st, std::ostream& out);
 
@@ -48,6 +51,8 @@ void pelt_json(JsonWriter& j, const ModelEra& era, const SchedAvg& a);
 void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run);
 void groups_json(JsonWriter& j, const Sched& s, const Interval& iv);
 void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at);
+// {"total_ns": N, "levels": [{"level", "name", "ns"}, ...]}
+void wasted_json(JsonWriter& j, const WastedCores& w, Nanos at);
 void phases_json(JsonWriter& j, const Sched& s, const Stats& st);
 
 }  // namespace cfsv::cli

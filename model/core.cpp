@@ -40,8 +40,6 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 
 namespace {
 
-bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t.allowed.test(cpu.index()); }
-
 // Placement without load balancing: the lowest allowed CPU with the fewest
 // runnable tasks (cfs.h_nr_running).
 CpuId select_cpu(const Sched& s, const Task& t) {
@@ -192,6 +190,9 @@ void sched_init(Sched& s, unsigned nr_cpus) {
     s.rq[c].cpu = c;
     s.rq[c].cfs = new_cfs_rq(s, kRootGroup, c);
     s.rq[c].curr = kIdle;
+    s.rq[c].avg_idle = 2 * s.tun.migration_cost_ns;
+    s.rq[c].max_idle_balance_cost = s.tun.migration_cost_ns;
+    s.rq[c].wake_avg_idle = s.rq[c].avg_idle;
   }
 }
 
@@ -312,6 +313,19 @@ void do_exit(Sched& s, TaskId task) {
   }
 }
 
+// ttwu_do_wakeup's idle-time update (kernel/sched/core.c v5.15): a wakeup
+// ends the idle stretch newidle balance stamped; update_avg (avg += (x - avg) / 8).
+void update_avg_idle(Sched& s, CpuId cpu) {
+  Rq& rq = s.rq[cpu];
+  if (!rq.idle_stamp) return;
+  const int64_t diff = static_cast<int64_t>(s.now - rq.idle_stamp) - static_cast<int64_t>(rq.avg_idle);
+  rq.avg_idle = static_cast<Nanos>(static_cast<int64_t>(rq.avg_idle) + diff / 8);
+  rq.avg_idle = std::min(rq.avg_idle, 2 * rq.max_idle_balance_cost);
+  rq.wake_stamp = s.now / s.tun.tick_ns();
+  rq.wake_avg_idle = rq.avg_idle / 2;
+  rq.idle_stamp = 0;
+}
+
 // try_to_wake_up (kernel/sched/core.c): on the task's CPU unless its affinity
 // no longer allows it (then placement; task_waking_fair / migrate_task_rq_fair
 // normalise vruntime against the old cfs_rq), enqueue, check preemption.
@@ -334,6 +348,7 @@ void wake_up_task(Sched& s, TaskId task) {
   t.state = TaskState::runnable;
   enqueue_task_fair(s, t.cpu, task, flags);
   check_preempt_curr(s, t.cpu, task, 0);
+  update_avg_idle(s, t.cpu);
   if (s.sink) s.sink->sched_wakeup(s, task, false);
 }
 
@@ -342,6 +357,7 @@ void wake_up_task(Sched& s, TaskId task) {
 void ttwu_runnable(Sched& s, TaskId task) {
   s.counters.wakeups++;
   check_preempt_curr(s, s.tasks[task].cpu, task, 0);
+  update_avg_idle(s, s.tasks[task].cpu);
 }
 
 // set_user_nice (kernel/sched/core.c v3.10, v4.4, v5.15): an unchanged nice

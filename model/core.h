@@ -24,6 +24,8 @@ void wake_up_new_task(Sched& s, TaskId task);
 void wake_up_task(Sched& s, TaskId task);
 // try_to_wake_up of a runnable task (one whose sleep has not happened yet).
 void ttwu_runnable(Sched& s, TaskId task);
+// ttwu_do_wakeup's update of rq->avg_idle after newidle balance stamped the rq idle.
+void update_avg_idle(Sched& s, CpuId cpu);
 // deactivate_task: the running task sleeps or exits.
 void block_task(Sched& s, TaskId task, TaskState to);
 // do_exit: the running task, or a sleeping one; others are left alone.

@@ -19,6 +19,7 @@
 #include "ids.h"
 #include "pelt_state.h"
 #include "scenario.h"
+#include "topology.h"
 #include "tunables.h"
 
 namespace cfsv {
@@ -199,6 +200,8 @@ struct Task {
 
 // task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
 inline bool task_on_rq_queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }
+// cpumask_test_cpu(cpu, p->cpus_ptr): the task may run on cpu.
+inline bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t.allowed.test(cpu.index()); }
 
 // struct rq (kernel/sched/sched.h), the parts the CFS model needs.
 struct Rq {
@@ -210,6 +213,14 @@ struct Rq {
   uint32_t stop_gen = 0;  // invalidates the pending end-of-burst event
   Nanos since = 0;        // when curr started
   Nanos idle_ns = 0, busy_ns = 0;
+  // The idle-time estimate (v5.15 struct rq): avg_idle, the running average of
+  // the idle stretches a wakeup ends (ttwu_do_wakeup), capped at twice
+  // max_idle_balance_cost; idle_stamp, when newidle balance found the CPU idle
+  // (0: not idle since). Newidle balance reads avg_idle; select_idle_cpu's
+  // SIS_PROP reads wake_avg_idle, halved every jiffy after wake_stamp.
+  Nanos avg_idle = 0, idle_stamp = 0, max_idle_balance_cost = 0;
+  Nanos wake_avg_idle = 0;
+  uint64_t wake_stamp = 0;  // jiffies
 };
 
 struct Counters {
@@ -237,6 +248,10 @@ struct Sched {
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
+  // The sched domains and groups of every CPU (model/topology.h), built at
+  // boot for the scenario's topology in the profile's era. clear() keeps it:
+  // Sim::reset rebuilds it only when the machine or the era changes.
+  SchedTopology topo;
 
   std::pmr::unsynchronized_pool_resource pool;  // timeline nodes
   IdVec<EntityId, SchedEntity> se;
@@ -247,8 +262,8 @@ struct Sched {
   Counters counters;
 
   unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
-  // Back to a new Sched's state (every field above), keeping the tables'
-  // storage and the pool's memory for the next simulation.
+  // Back to a new Sched's state (every field above but topo), keeping the
+  // tables' storage and the pool's memory for the next simulation.
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
     now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;

@@ -95,6 +95,11 @@ void Sim::reset(const Scenario& sc) {
 
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
   sched_init(s_, n);
+  if (const TopologyEra te = topology_era(p->name); !topo_built_ || topo_for_ != sc_.topology || s_.topo.era != te) {
+    s_.topo = build_sched_topology(sc_.topology, te);
+    topo_for_ = sc_.topology;
+    topo_built_ = true;
+  }
   group_by_path_.emplace("/", kRootGroup);
   // Boot (sched_init_granularity -> update_sysctl, kernel/sched/fair.c
   // v3.10..v6.5): the profile's normalised tunables scaled for the CPUs with
@@ -302,6 +307,7 @@ void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
 
 void Sim::count_step(std::string_view kind, int32_t id, const Op* op) {
   ++steps_;
+  if (s_.sink) s_.sink->step_end(s_);
   if (opt_.check_every && steps_ % opt_.check_every == 0) run_check(Step{kind, id, op}, false);
 }
 

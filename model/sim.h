@@ -177,6 +177,8 @@ class Sim {
   std::pmr::map<std::string, TaskId, std::less<>> task_by_name_{&names_pool_};
   std::pmr::map<std::string, GroupId, std::less<>> group_by_path_{&names_pool_};
   EventQueue events_;
+  Topology topo_for_;        // the machine s_.topo was built for
+  bool topo_built_ = false;
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;
   RunEnd run_end_ = RunEnd::finished;

@@ -101,6 +101,10 @@ void SinkTee::sched_wakeup(const Sched& s, TaskId t, bool new_task) {
 void SinkTee::sched_migrate_task(const Sched& s, TaskId t, CpuId orig, CpuId dest) {
   for (SchedSink* k : sinks_) k->sched_migrate_task(s, t, orig, dest);
 }
+void SinkTee::step_end(const Sched& s) {
+  for (SchedSink* k : sinks_) k->step_end(s);
+}
+
 void SinkTee::nr_running(const Sched& s, CpuId cpu) {
   for (SchedSink* k : sinks_) k->nr_running(s, cpu);
 }

@@ -78,6 +78,9 @@ class SchedSink {
   // An op was applied (why empty) or rejected (why says why); line 0: not from a file line.
   virtual void op(const Sched&, const Op&, unsigned line, std::string_view why) { (void)line, (void)why; }
   virtual void decision(const Sched&, const Decision&) {}
+  // A step (the set-up, an op, an event) is over, its rescheduling done: the
+  // state is consistent, and stays so until the next step.
+  virtual void step_end(const Sched&) {}
 };
 
 // Feeds every event to each of its sinks, in order.
@@ -96,6 +99,7 @@ class SinkTee : public SchedSink {
   void group_move(const Sched&, TaskId, GroupId to) override;
   void op(const Sched&, const Op&, unsigned line, std::string_view why) override;
   void decision(const Sched&, const Decision&) override;
+  void step_end(const Sched&) override;
 
  private:
   std::vector<SchedSink*> sinks_;

@@ -1,0 +1,47 @@
+// The per-CPU quantities that fair.c's load balancing and task placement read
+// (v5.15: capacity_of, cpu_load, cpu_runnable, cpu_util_cfs; core.c idle_cpu),
+// over the scheduler state. Era-1 balancing (v3.10, v4.4) reads its own
+// quantities (weighted_cpuload and the cpu_load[] indexes) and keeps them with
+// its code. Without load tracking (every pelt feature off) the averages are 0.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "sched.h"
+
+namespace cfsv {
+
+// capacity_orig_of / arch_scale_cpu_capacity (kernel/sched/sched.h v5.15): the
+// CPU's capacity as the topology gives it (1024 unless `capacity=` says).
+inline unsigned long capacity_orig_of(const Sched& s, CpuId cpu) { return s.topo.cpu_capacity[cpu]; }
+// capacity_of (kernel/sched/fair.c v5.15): cpu_capacity, what RT, DL and IRQ
+// time leave of capacity_orig; the model has no such time, so the two are equal.
+inline unsigned long capacity_of(const Sched& s, CpuId cpu) { return capacity_orig_of(s, cpu); }
+
+inline const CfsRq& root_cfs_rq(const Sched& s, CpuId cpu) { return s.cfs[s.rq[cpu].cfs]; }
+
+// cpu_load (kernel/sched/fair.c v5.15): cfs_rq_load_avg of the root cfs_rq.
+inline unsigned long cpu_load(const Sched& s, CpuId cpu) { return root_cfs_rq(s, cpu).pelt.avg.load_avg; }
+// cpu_runnable (kernel/sched/fair.c v5.15): the root cfs_rq's runnable_avg.
+inline unsigned long cpu_runnable(const Sched& s, CpuId cpu) { return root_cfs_rq(s, cpu).pelt.avg.runnable_avg; }
+// cpu_util_cfs (kernel/sched/fair.c v5.15 cpu_util): the root cfs_rq's
+// util_avg capped at capacity_orig. UTIL_EST is not modelled (util_est left out
+// of struct sched_avg; docs/model.md).
+inline unsigned long cpu_util(const Sched& s, CpuId cpu) {
+  return std::min<unsigned long>(root_cfs_rq(s, cpu).pelt.avg.util_avg, capacity_orig_of(s, cpu));
+}
+
+// rq->nr_running for the classes the model has: CFS tasks queued (running
+// included) plus the stopper while it runs.
+inline uint32_t rq_nr_running(const Sched& s, CpuId cpu) {
+  return root_cfs_rq(s, cpu).h_nr_running + (s.rq[cpu].curr == kStopper ? 1 : 0);
+}
+
+// idle_cpu (kernel/sched/core.c v5.15): the idle task runs and nothing is
+// queued (no wakeup is ever pending on a model rq: ttwu queues at once).
+inline bool idle_cpu(const Sched& s, CpuId cpu) { return s.rq[cpu].curr == kIdle && rq_nr_running(s, cpu) == 0; }
+// available_idle_cpu (kernel/sched/core.c v5.15): idle_cpu and not a preempted
+// vCPU (never, in the model).
+inline bool available_idle_cpu(const Sched& s, CpuId cpu) { return idle_cpu(s, cpu); }
+
+}  // namespace cfsv
