@@ -1,0 +1,104 @@
+// Wasted-core time (model/wasted.h): hand cases whose answer is plain from
+// the scenario, and properties over random scenarios.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "model/sim.h"
+#include "model/wasted.h"
+#include "properties/scenario_test_util.h"
+#include "properties/sim_gen.h"
+
+namespace cfsv {
+namespace {
+
+using scenario_test::parse_ok;
+constexpr Nanos kMs = 1'000'000;
+
+struct Wasted {
+  Nanos total;
+  std::vector<WastedLevel> levels;
+};
+Wasted run_wasted(const Scenario& sc) {
+  WastedCores w;
+  Sim sim(sc, SimOptions{.sink = &w});
+  sim.run();
+  EXPECT_TRUE(sim.checker()->ok());
+  return {w.total(sim.now()), w.levels(sim.now())};
+}
+
+// a and b pinned to CPU 0 share it; at 10 ms both may run anywhere but stay
+// queued on CPU 0 (an allowed CPU: nothing moves them), so CPU 1 idles while
+// one of them waits for the rest of the run: 90 ms, at MC, the only domain of
+// two cores.
+TEST(WastedCores, AnIdleCpuWhileATaskItMayRunWaitsElsewhereIsWastedAtTheirSharedLevel) {
+  const Wasted w = run_wasted(parse_ok(
+      "topology sockets=1 cores=2 threads=1\n"
+      "task a cpus=0\ntask b cpus=0\n"
+      "at 10ms affinity a all\nat 10ms affinity b all\n"
+      "run 100ms\n"));
+  EXPECT_EQ(w.total, 90 * kMs);
+  ASSERT_EQ(w.levels.size(), 1u);
+  EXPECT_EQ(w.levels[0].name, "MC");
+  EXPECT_EQ(w.levels[0].ns, 90 * kMs);
+}
+
+TEST(WastedCores, ATaskThatMayNotRunOnTheIdleCpuWastesNothing) {
+  const Wasted w = run_wasted(parse_ok(
+      "topology sockets=1 cores=2 threads=1\n"
+      "task a cpus=0\ntask b cpus=0\n"
+      "run 100ms\n"));
+  EXPECT_EQ(w.total, 0u);
+  EXPECT_TRUE(w.levels.empty());
+}
+
+// From 10 ms b may run anywhere, a still only on CPU 0, and both stay on
+// CPU 0: CPU 1 idles all along, but is wasted only while b waits (a runs),
+// not while a waits: about half of the 90 ms.
+TEST(WastedCores, OnlyTheWaitingTasksThatMayRunOnTheIdleCpuCount) {
+  const Wasted w = run_wasted(parse_ok(
+      "topology sockets=1 cores=2 threads=1\n"
+      "task a cpus=0\ntask b cpus=0\n"
+      "at 10ms affinity b all\n"
+      "run 100ms\n"));
+  EXPECT_GT(w.total, 30 * kMs);
+  EXPECT_LT(w.total, 60 * kMs);
+}
+
+// Two sockets of one CPU each, one NUMA node a socket (docs/topology.md):
+// the CPUs share only the NUMA domain. From
+// 10 ms a or c, waiting on CPU 0, may run on CPU 1, but b keeps CPU 1 busy
+// until it exits at 50 ms; from then on CPU 1 idles: 50 ms wasted.
+TEST(WastedCores, TheLevelIsTheLowestDomainOfTheIdleCpuSpanningTheWaitingTask) {
+  const Wasted w = run_wasted(parse_ok(
+      "topology sockets=2 cores=1 threads=1\n"
+      "task a cpus=0\ntask b cpus=1\ntask c cpus=0\n"
+      "at 10ms affinity a all\nat 10ms affinity c all\n"
+      "at 50ms exit b\n"
+      "run 100ms\n"));
+  EXPECT_EQ(w.total, 50 * kMs);
+  ASSERT_EQ(w.levels.size(), 1u);
+  EXPECT_EQ(w.levels[0].name, "NUMA");
+}
+
+RC_GTEST_PROP(WastedCores, NeverMoreThanTheIdleTimeAndNoneWhenEveryTaskIsPinnedOrOneCpu, ()) {
+  Scenario sc = *simgen::gen_sim_scenario_with_ops(20);
+  const bool pin = *rc::gen::arbitrary<bool>();
+  if (pin) {  // every task to one CPU, and no op that changes affinity
+    const auto pin_task = [&](TaskSpec& t) { t.cpus.reset(), t.cpus.set(t.name.size() % sc.topology.nr_cpus()); };
+    for (TaskSpec& t : sc.tasks) pin_task(t);
+    for (TimedOp& o : sc.ops)
+      if (auto* sp = std::get_if<op::Spawn>(&o.op)) pin_task(sp->task);
+    std::erase_if(sc.ops, [](const TimedOp& o) { return std::holds_alternative<op::SetAffinity>(o.op); });
+  }
+  WastedCores w;
+  Sim sim(sc, SimOptions{.check_every = 0, .sink = &w});
+  sim.run();
+  Nanos idle = 0;
+  for (const CpuId c : sim.rqs().ids()) idle += sim.idle_ns(c);
+  const Nanos total = w.total(sim.now());
+  RC_ASSERT(total <= idle);
+  if (pin || sim.nr_cpus() == 1) RC_ASSERT(total == 0u);
+}
+
+}  // namespace
+}  // namespace cfsv
