@@ -83,6 +83,7 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("schedules", k.schedules).field("context_switches", k.context_switches);
   j.field("resched_tick", k.resched_tick).field("resched_wakeup", k.resched_wakeup).field("wakeups", k.wakeups);
   j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
+  j.field("wakeup_migrations", k.wakeup_migrations);
   j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
   j.field("tg_load_avg_updates", k.tg_load_avg_updates).field("root_tg_load_avg_updates", k.root_tg_load_avg_updates);
   j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);
@@ -109,6 +110,7 @@ void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, con
   out << "(a group's CPU time: its tasks' while they were in it or in a group below it)\n\n";
   print_cpus(s, st, now, out);
   print_wasted(wasted, now, out);
+  out << "migrations: " << sim.counters().migrations << " (at wakeups: " << sim.counters().wakeup_migrations << ")\n";
   if (phases) print_phases(sim, st, out);
   out << '\n';
   if (const uint64_t n = sim.counters().ops_rejected) {

@@ -109,10 +109,10 @@ void print_groups(const Sched& s, const Interval& iv, std::ostream& out) {
 }
 
 void print_cpus(const Sched& s, const Stats& st, Nanos at, std::ostream& out) {
-  Table c({"cpu", "busy", "idle", "stretches (most common lengths)"});
+  Table c({"cpu", "busy", "idle", "forks placed", "stretches (most common lengths)"});
   for (const CpuId i : s.rq.ids()) {
     const StretchHistogram h = st.stretches(s, i, at);
-    c.row({std::to_string(i.v), ms(busy_at(s, i, at)), ms(idle_at(s, i, at)),
+    c.row({std::to_string(i.v), ms(busy_at(s, i, at)), ms(idle_at(s, i, at)), std::to_string(s.rq[i].forks_placed),
            h.total() ? format_histogram(h.kept(), h.other(), 4) : "-"});
   }
   c.print(out);
@@ -194,6 +194,7 @@ void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at) {
   j.begin_array();
   for (const CpuId c : s.rq.ids()) {
     j.begin_object().field("cpu", c.v).field("idle_ns", idle_at(s, c, at)).field("busy_ns", busy_at(s, c, at));
+    j.field("forks_placed", s.rq[c].forks_placed);
     const StretchHistogram h = st.stretches(s, c, at);
     j.key("stretches").begin_object().key("lengths").begin_array();
     for (const auto& [len, n] : h.kept()) j.begin_object().field("ns", len).field("count", n).end_object();

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 
+#include "arith/placement.h"
 #include "arith/weights.h"
 #include "fair.h"
 #include "pelt.h"
 #include "pelt_eras.h"
+#include "select_rq.h"
 #include "sink.h"
 
 namespace cfsv {
@@ -119,6 +121,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     s.tasks[next].state = TaskState::running;
     s.tasks[next].stats.switches++;
   }
+  // set_next_task_idle's update_idle_core (kernel/sched/idle.c v5.15)
+  if (next == kIdle && s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
 }
 
 // move_queued_task via the stopper (kernel/sched/core.c __migrate_task): a
@@ -251,7 +255,13 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   if (s.era.pelt) init_entity_runnable_average(s, s.tasks[id].se);
   if (s.era.pelt_v4) pelt4::init_entity_runnable_average(s, s.tasks[id].se);  // (wake_up_new_task's)
   if (s.era.pelt_v3) pelt3::fork_entity(s, s.tasks[id].se, parent ? s.tasks[parent].se : EntityId{});
-  if (parent) {
+  if (s.features[Feature::kernel_placement]) {
+    // v5.15: forked on the parent's CPU (without a parent, CPU 0), placed by
+    // wake_up_new_task's select_task_rq.
+    const CpuId cpu = parent ? s.tasks[parent].cpu : CpuId(0);
+    set_task_rq(s, id, cpu);
+    task_fork_fair(s, id, parent ? s.se[s.tasks[parent].se].cfs_rq : s.se[s.tasks[id].se].cfs_rq);
+  } else if (parent) {
     set_task_rq(s, id, s.tasks[parent].cpu);
     task_fork_fair(s, id, s.se[s.tasks[parent].se].cfs_rq);
     const CpuId dest = select_cpu(s, s.tasks[id]);
@@ -271,6 +281,15 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
 // post_init_entity_util_avg before the enqueue)
 void wake_up_new_task(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
+  t.recent_used_cpu = t.cpu;
+  if (s.features[Feature::kernel_placement]) {
+    // fork balancing: __set_task_cpu(p, select_task_rq(p, task_cpu(p), WF_FORK)) on
+    // the forking CPU; v3.10's and v4.4's set_task_cpu (see sched_fork).
+    const CpuId dest = select_task_rq(s, task, t.cpu, WakeKind::fork);
+    if (!s.era.pelt && dest != t.cpu) migrate_task_rq_fair(s, task, false);
+    set_task_rq(s, task, dest);
+  }
+  s.rq[t.cpu].forks_placed++;
   t.state = TaskState::runnable;
   t.gen++;
   if (s.era.pelt) post_init_entity_util_avg(s, task);
@@ -318,24 +337,27 @@ void do_exit(Sched& s, TaskId task) {
 void update_avg_idle(Sched& s, CpuId cpu) {
   Rq& rq = s.rq[cpu];
   if (!rq.idle_stamp) return;
-  const int64_t diff = static_cast<int64_t>(s.now - rq.idle_stamp) - static_cast<int64_t>(rq.avg_idle);
-  rq.avg_idle = static_cast<Nanos>(static_cast<int64_t>(rq.avg_idle) + diff / 8);
+  rq.avg_idle = update_avg<uint64_t>(rq.avg_idle, s.now - rq.idle_stamp);
   rq.avg_idle = std::min(rq.avg_idle, 2 * rq.max_idle_balance_cost);
   rq.wake_stamp = s.now / s.tun.tick_ns();
   rq.wake_avg_idle = rq.avg_idle / 2;
   rq.idle_stamp = 0;
 }
 
-// try_to_wake_up (kernel/sched/core.c): on the task's CPU unless its affinity
-// no longer allows it (then placement; task_waking_fair / migrate_task_rq_fair
-// normalise vruntime against the old cfs_rq), enqueue, check preemption.
+// try_to_wake_up (kernel/sched/core.c): with kernel_placement, v5.15's
+// select_task_rq on the CPU the task slept on; without it, on the task's CPU
+// unless its affinity no longer allows it (then the model's placement). A move
+// goes through task_waking_fair / migrate_task_rq_fair (vruntime normalised
+// against the old cfs_rq); then enqueue, check preemption.
 void wake_up_task(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
   s.counters.wakeups++;
   t.gen++;
   unsigned flags = kEnqueueWakeup;
-  if (!cpu_allowed(t, t.cpu)) {
-    const CpuId dest = select_cpu(s, t);
+  CpuId dest = t.cpu;
+  if (s.features[Feature::kernel_placement]) dest = select_task_rq(s, task, t.cpu, WakeKind::ttwu);
+  else if (!cpu_allowed(t, t.cpu)) dest = select_cpu(s, t);
+  if (dest != t.cpu) {
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
     if (s.sink) s.sink->sched_migrate_task(s, task, t.cpu, dest);
@@ -344,6 +366,7 @@ void wake_up_task(Sched& s, TaskId task) {
     flags |= kEnqueueMigrated;
     t.stats.migrations++;
     s.counters.migrations++;
+    s.counters.wakeup_migrations++;
   }
   t.state = TaskState::runnable;
   enqueue_task_fair(s, t.cpu, task, flags);

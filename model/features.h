@@ -43,6 +43,7 @@ enum class Feature : unsigned {
   move_task_skip_same_group,  // seed 001 (v6.4+)
   newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)
   flat_slice,                 // seed 003 (never merged)
+  kernel_placement,           // select_task_rq_fair places forks and wakeups (v5.15's in every profile)
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

@@ -196,6 +196,7 @@ struct Task {
   // it next runs (sim.cpp; docs/model.md).
   std::vector<Op> deferred;
   TaskStats stats;
+  CpuId recent_used_cpu;  // p->recent_used_cpu (v5.15 select_idle_sibling); set at wake_up_new_task
 };
 
 // task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
@@ -221,6 +222,11 @@ struct Rq {
   Nanos avg_idle = 0, idle_stamp = 0, max_idle_balance_cost = 0;
   Nanos wake_avg_idle = 0;
   uint64_t wake_stamp = 0;  // jiffies
+  // Placement (model/select_rq.h): sd_llc->avg_scan_cost of this CPU's LLC
+  // domain; sd_llc_shared->has_idle_cores, kept at the LLC's first CPU.
+  Nanos avg_scan_cost = 0;
+  bool has_idle_cores = false;
+  uint64_t forks_placed = 0;  // the model's own: new tasks wake_up_new_task put here
 };
 
 struct Counters {
@@ -228,6 +234,7 @@ struct Counters {
   uint64_t ticks = 0, schedules = 0, context_switches = 0;
   uint64_t resched_tick = 0, resched_wakeup = 0;
   uint64_t wakeups = 0, sleeps = 0, forks = 0, exits = 0, migrations = 0;
+  uint64_t wakeup_migrations = 0;  // wakeups that moved the task to another CPU
   uint64_t enqueues = 0, dequeues = 0, reweights = 0;
   // update_tg_load_avg: the updates of tg->load_avg of every group but the
   // root, of the root, and the root's calls skipped (root_tg_load_avg_skip).

@@ -153,6 +153,8 @@ class Builder {
         built_[c][l].groups = built_[c][l].flags.has(F::OVERLAP) ? overlap_groups(c, l) : groups(c, l);
     st.cpu_capacity.resize(n_);
     for (CpuId c : built_.ids()) st.cpu_capacity[c] = cpu_capacity(c);
+    st.smt_mask.resize(n_), st.node_mask.resize(n_);
+    for (CpuId c : built_.ids()) st.smt_mask[c] = mask({Level::smt}, c.index()), st.node_mask[c] = mask({Level::die}, c.index());
     st.sd.resize(n_);
     for (CpuId c : built_.ids()) {
       st.sd[c] = attach(built_[c]);

@@ -88,6 +88,7 @@ struct SchedTopology {
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
   IdVec<CpuId, std::vector<SchedDomain>> sd;  // per CPU, bottom-up (rq->sd first)
+  IdVec<CpuId, CpuMask> smt_mask, node_mask;  // cpu_smt_mask, cpumask_of_node(cpu_to_node)
 };
 
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain

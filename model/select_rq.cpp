@@ -1,0 +1,415 @@
+// Task placement, v5.15 (kernel/sched/fair.c, kernel/sched/core.c).
+// docs/balancing.md, "Placement", lists what is simplified.
+#include "select_rq.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "arith/placement.h"
+#include "fair_cpu.h"
+
+namespace cfsv {
+
+namespace {
+
+using F = SdFlag;
+
+// The modelled cost of probing one CPU in select_idle_cpu: the kernel times the
+// scan with cpu_clock; the model charges this per CPU examined.
+constexpr Nanos kSisScanCostPerCpuNs = 50;
+constexpr uint64_t kSchedCapacityScale = 1024;  // SCHED_CAPACITY_SCALE
+
+// The kernel's group_type (kernel/sched/fair.c v5.15), in its order.
+enum class GroupType { has_spare, fully_busy, misfit_task, asym_packing, imbalanced, overloaded };
+
+struct WakeupStats {
+  SgWakeupStats<uint64_t> v;
+  GroupType type = GroupType::overloaded;
+};
+
+const Task& task_of(const Sched& s, TaskId t) { return s.tasks[t]; }
+bool task_has_avg(const Sched& s, TaskId t) { return s.se[s.tasks[t].se].pelt.avg.last_update_time != 0; }
+
+uint64_t lsub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+// cpumask_weight(p->cpus_ptr) over the machine (an empty mask is every CPU).
+unsigned nr_cpus_allowed(const Sched& s, const Task& t) {
+  unsigned n = 0;
+  for (const CpuId c : s.rq.ids()) n += cpu_allowed(t, c) ? 1 : 0;
+  return n;
+}
+
+// The idle timestamp find_idlest_group_cpu compares: rq->idle_stamp when
+// newidle balance left one, else when the CPU went idle (rq clock + 1: the
+// kernel's clock is never 0 once booted, so boot-idle CPUs count as idled).
+Nanos idle_stamp_of(const Sched& s, CpuId cpu) {
+  const Rq& r = s.rq[cpu];
+  return r.idle_stamp ? r.idle_stamp : r.since + 1;
+}
+
+bool sched_smt_active(const Sched& s) { return !s.topo.smt_mask.empty() && s.topo.smt_mask[CpuId(0)].count() > 1; }
+
+CpuId first_cpu(const CpuMask& m) {
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m.test(i)) return CpuId(i);
+  return CpuId{};
+}
+
+CpuId first_allowed(const Sched& s, const Task& t) {
+  for (const CpuId c : s.rq.ids())
+    if (cpu_allowed(t, c)) return c;
+  return CpuId(0);  // unreachable: the model refuses an affinity with no CPU
+}
+
+CpuId sd_llc_id(const Sched& s, CpuId cpu) {
+  const SchedDomain* sd = sd_llc(s, cpu);
+  return sd ? first_cpu(sd->span) : cpu;
+}
+
+// set_idle_cores / test_idle_cores (kernel/sched/fair.c v5.15): sd_llc_shared->has_idle_cores.
+void set_idle_cores(Sched& s, CpuId cpu, bool val) {
+  if (sd_llc(s, cpu)) s.rq[sd_llc_id(s, cpu)].has_idle_cores = val;
+}
+bool test_idle_cores(const Sched& s, CpuId cpu, bool def) {
+  return sd_llc(s, cpu) ? s.rq[sd_llc_id(s, cpu)].has_idle_cores : def;
+}
+
+// cpu_load_without (kernel/sched/fair.c v5.15)
+uint64_t cpu_load_without(const Sched& s, CpuId cpu, TaskId p) {
+  if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return cpu_load(s, cpu);
+  return lsub(root_cfs_rq(s, cpu).pelt.avg.load_avg, task_h_load(s, p));
+}
+// cpu_util_without (kernel/sched/fair.c v5.15), UTIL_EST not modelled.
+uint64_t cpu_util_without(const Sched& s, CpuId cpu, TaskId p) {
+  if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return cpu_util(s, cpu);
+  const uint64_t util = lsub(root_cfs_rq(s, cpu).pelt.avg.util_avg, s.se[task_of(s, p).se].pelt.avg.util_avg);
+  return std::min<uint64_t>(util, capacity_orig_of(s, cpu));
+}
+// cpu_runnable_without (kernel/sched/fair.c v5.15)
+uint64_t cpu_runnable_without(const Sched& s, CpuId cpu, TaskId p) {
+  if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return cpu_runnable(s, cpu);
+  return lsub(root_cfs_rq(s, cpu).pelt.avg.runnable_avg, s.se[task_of(s, p).se].pelt.avg.runnable_avg);
+}
+// task_running_on_cpu (kernel/sched/fair.c v5.15)
+uint32_t task_running_on_cpu(const Sched& s, CpuId cpu, TaskId p) {
+  if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return 0;
+  return task_on_rq_queued(task_of(s, p)) ? 1 : 0;
+}
+// idle_cpu_without (kernel/sched/fair.c v5.15): no ttwu is ever pending in the model.
+bool idle_cpu_without(const Sched& s, CpuId cpu, TaskId p) {
+  const TaskId curr = s.rq[cpu].curr;
+  return curr == kIdle || curr == p;
+}
+
+// group_classify (kernel/sched/fair.c v5.15) for the wakeup path: no group is
+// imbalanced (sgc->imbalance is load balancing's), no asym packing or misfit.
+GroupType group_classify(uint64_t imbalance_pct, const SgWakeupStats<uint64_t>& sgs) {
+  if (group_is_overloaded(imbalance_pct, sgs)) return GroupType::overloaded;
+  if (!group_has_capacity(imbalance_pct, sgs)) return GroupType::fully_busy;
+  return GroupType::has_spare;
+}
+
+// update_sg_wakeup_stats (kernel/sched/fair.c v5.15)
+WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const SchedGroup& g, TaskId p) {
+  WakeupStats w;
+  SgWakeupStats<uint64_t>& sgs = w.v;
+  for (const CpuId i : s.rq.ids()) {
+    if (!g.span.test(i.index())) continue;
+    sgs.group_load += cpu_load_without(s, i, p);
+    sgs.group_util += cpu_util_without(s, i, p);
+    sgs.group_runnable += cpu_runnable_without(s, i, p);
+    const uint32_t local = task_running_on_cpu(s, i, p);
+    sgs.sum_h_nr_running += root_cfs_rq(s, i).h_nr_running - local;
+    const uint32_t nr_running = rq_nr_running(s, i) - local;
+    sgs.sum_nr_running += nr_running;
+    if (!nr_running && idle_cpu_without(s, i, p)) sgs.idle_cpus++;
+  }
+  sgs.group_capacity = g.capacity;
+  sgs.group_weight = g.span.count();
+  w.type = group_classify(sd.imbalance_pct, sgs);
+  if (w.type == GroupType::fully_busy || w.type == GroupType::overloaded)
+    sgs.avg_load = sgs.group_load * kSchedCapacityScale / sgs.group_capacity;
+  return w;
+}
+
+// update_pick_idlest (kernel/sched/fair.c v5.15), the types the model has.
+bool update_pick_idlest(const WakeupStats& idlest, const WakeupStats& sgs) {
+  if (sgs.type != idlest.type) return sgs.type < idlest.type;
+  if (sgs.type == GroupType::has_spare) {
+    if (idlest.v.idle_cpus > sgs.v.idle_cpus) return false;
+    return !(idlest.v.idle_cpus == sgs.v.idle_cpus && idlest.v.group_util <= sgs.v.group_util);
+  }
+  return idlest.v.avg_load > sgs.v.avg_load;  // overloaded, fully busy: the lowest avg_load
+}
+
+bool intersects_allowed(const Task& t, const CpuMask& span) { return t.allowed.none() ? span.any() : (span & t.allowed).any(); }
+
+// find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL).
+CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId this_cpu) {
+  if (g.span.count() == 1) return first_cpu(g.span);
+  uint64_t min_load = ULONG_MAX;
+  Nanos latest_idle_timestamp = 0;
+  CpuId least_loaded_cpu = this_cpu, shallowest_idle_cpu;
+  for (const CpuId i : s.rq.ids()) {
+    if (!g.span.test(i.index()) || !cpu_allowed(task_of(s, p), i)) continue;
+    if (available_idle_cpu(s, i)) {
+      if (idle_stamp_of(s, i) > latest_idle_timestamp) {
+        latest_idle_timestamp = idle_stamp_of(s, i);
+        shallowest_idle_cpu = i;
+      }
+    } else if (!shallowest_idle_cpu) {
+      const uint64_t load = cpu_load(s, i);
+      if (load < min_load) min_load = load, least_loaded_cpu = i;
+    }
+  }
+  return shallowest_idle_cpu ? shallowest_idle_cpu : least_loaded_cpu;
+}
+
+// __select_idle_cpu (kernel/sched/fair.c v5.15): no SCHED_IDLE tasks, no core scheduling.
+CpuId select_idle_cpu_one(const Sched& s, CpuId cpu) { return available_idle_cpu(s, cpu) ? cpu : CpuId{}; }
+
+// select_idle_core (kernel/sched/fair.c v5.15, CONFIG_SCHED_SMT)
+CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus, CpuId& idle_cpu) {
+  if (!sched_smt_active(s)) return select_idle_cpu_one(s, core);
+  bool idle = true;
+  const CpuMask& smt = s.topo.smt_mask[core];
+  for (const CpuId c : s.rq.ids()) {
+    if (!smt.test(c.index())) continue;
+    if (!available_idle_cpu(s, c)) {
+      idle = false;
+      if (!idle_cpu) continue;
+      break;
+    }
+    if (!idle_cpu && cpu_allowed(t, c)) idle_cpu = c;
+  }
+  if (idle) return core;
+  cpus &= ~smt;
+  return CpuId{};
+}
+
+// select_idle_smt (kernel/sched/fair.c v5.15)
+CpuId select_idle_smt(const Sched& s, const Task& t, const SchedDomain& sd, CpuId target) {
+  for (const CpuId c : s.rq.ids()) {
+    if (!s.topo.smt_mask[target].test(c.index())) continue;
+    if (!cpu_allowed(t, c) || !sd.span.test(c.index())) continue;
+    if (available_idle_cpu(s, c)) return c;
+  }
+  return CpuId{};
+}
+
+// select_idle_cpu (kernel/sched/fair.c v5.15), SIS_PROP with the modelled scan cost.
+CpuId select_idle_cpu(Sched& s, const Task& t, const SchedDomain& sd, bool has_idle_core, CpuId target,
+                      CpuId this_cpu) {
+  if (!sd_llc(s, this_cpu)) return CpuId{};
+  CpuMask cpus = sd.span;
+  if (t.allowed.any()) cpus &= t.allowed;
+  Rq& this_rq = s.rq[this_cpu];
+  uint64_t nr = UINT64_MAX;
+  if (!has_idle_core) {
+    const uint64_t now = s.now / s.tun.tick_ns();
+    while (this_rq.wake_stamp < now && this_rq.wake_avg_idle) {
+      this_rq.wake_stamp++;
+      this_rq.wake_avg_idle >>= 1;
+    }
+    nr = sis_prop_nr<uint64_t>(sd.span_weight, this_rq.wake_avg_idle, this_rq.avg_scan_cost);
+  }
+  CpuId idle_cpu;
+  uint64_t probed = 0;
+  const unsigned n = s.nr_cpus();
+  for (unsigned k = 0; k < n; ++k) {  // for_each_cpu_wrap(cpu, cpus, target + 1)
+    const CpuId cpu((target.index() + 1 + k) % n);
+    if (!cpus.test(cpu.index())) continue;
+    if (has_idle_core) {
+      if (const CpuId i = select_idle_core(s, t, cpu, cpus, idle_cpu)) return i;
+    } else {
+      if (!--nr) return CpuId{};
+      ++probed;
+      idle_cpu = select_idle_cpu_one(s, cpu);
+      if (idle_cpu) break;
+    }
+  }
+  if (has_idle_core) set_idle_cores(s, target, false);
+  if (!has_idle_core) {
+    const Nanos time = probed * kSisScanCostPerCpuNs;
+    this_rq.wake_avg_idle -= std::min(this_rq.wake_avg_idle, time);
+    this_rq.avg_scan_cost = update_avg(this_rq.avg_scan_cost, time);
+  }
+  return idle_cpu;
+}
+
+// wake_affine_idle (kernel/sched/fair.c v5.15), sync 0.
+CpuId wake_affine_idle(const Sched& s, CpuId this_cpu, CpuId prev_cpu) {
+  if (available_idle_cpu(s, this_cpu) && cpus_share_cache(s, this_cpu, prev_cpu))
+    return available_idle_cpu(s, prev_cpu) ? prev_cpu : this_cpu;
+  if (available_idle_cpu(s, prev_cpu)) return prev_cpu;
+  return CpuId{};
+}
+
+// wake_affine_weight (kernel/sched/fair.c v5.15), sync 0, WA_BIAS on.
+CpuId wake_affine_weight(const Sched& s, const SchedDomain& sd, TaskId p, CpuId this_cpu, CpuId prev_cpu) {
+  const bool affine = wake_affine_weight_this<uint64_t>(cpu_load(s, this_cpu), cpu_load(s, prev_cpu), task_h_load(s, p),
+                                                        capacity_of(s, this_cpu), capacity_of(s, prev_cpu),
+                                                        sd.imbalance_pct, false, 0);
+  return affine ? this_cpu : CpuId{};
+}
+
+uint64_t cfs_rq_h_load(const Sched& s, CfsRqId cq) {
+  const CfsRq& c = s.cfs[cq];
+  if (!c.group_se) return c.pelt.avg.load_avg;
+  const SchedEntity& gse = s.se[c.group_se];
+  const CfsRq& parent = s.cfs[gse.cfs_rq];
+  return cfs_rq_h_load(s, gse.cfs_rq) * gse.pelt.avg.load_avg / (parent.pelt.avg.load_avg + 1);
+}
+
+}  // namespace
+
+const SchedDomain* sd_llc(const Sched& s, CpuId cpu) {
+  const SchedDomain* hd = nullptr;
+  for (const SchedDomain& sd : s.topo.sd[cpu]) {
+    if (!sd.flags.has(F::SHARE_PKG_RESOURCES)) break;
+    hd = &sd;
+  }
+  return hd;
+}
+
+bool cpus_share_cache(const Sched& s, CpuId a, CpuId b) { return sd_llc_id(s, a) == sd_llc_id(s, b); }
+
+uint64_t task_h_load(const Sched& s, TaskId task) {
+  const SchedEntity& e = s.se[s.tasks[task].se];
+  return e.pelt.avg.load_avg * cfs_rq_h_load(s, e.cfs_rq) / (s.cfs[e.cfs_rq].pelt.avg.load_avg + 1);
+}
+
+void update_idle_core(Sched& s, CpuId core) {
+  if (!sched_smt_active(s) || test_idle_cores(s, core, true)) return;
+  for (const CpuId c : s.rq.ids())
+    if (c != core && s.topo.smt_mask[core].test(c.index()) && !available_idle_cpu(s, c)) return;
+  set_idle_cores(s, core, true);
+}
+
+CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu) {
+  CpuId target = wake_affine_idle(s, this_cpu, prev_cpu);
+  if (!target) target = wake_affine_weight(s, sd, task, this_cpu, prev_cpu);
+  return target ? target : prev_cpu;
+}
+
+CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId this_cpu) {
+  Task& t = s.tasks[task];
+  if (available_idle_cpu(s, target)) return target;
+  if (prev != target && cpus_share_cache(s, prev, target) && available_idle_cpu(s, prev)) return prev;
+  const CpuId recent_used_cpu = t.recent_used_cpu;
+  t.recent_used_cpu = prev;
+  if (recent_used_cpu && recent_used_cpu != prev && recent_used_cpu != target &&
+      cpus_share_cache(s, recent_used_cpu, target) && available_idle_cpu(s, recent_used_cpu) &&
+      cpu_allowed(t, recent_used_cpu))
+    return recent_used_cpu;
+  const SchedDomain* sd = sd_llc(s, target);
+  if (!sd) return target;
+  bool has_idle_core = false;
+  if (sched_smt_active(s)) {
+    has_idle_core = test_idle_cores(s, target, false);
+    if (!has_idle_core && cpus_share_cache(s, prev, target))
+      if (const CpuId i = select_idle_smt(s, t, *sd, prev)) return i;
+  }
+  if (const CpuId i = select_idle_cpu(s, t, *sd, has_idle_core, target, this_cpu)) return i;
+  return target;
+}
+
+const SchedGroup* find_idlest_group(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu) {
+  const Task& t = task_of(s, task);
+  const SchedGroup *idlest = nullptr, *local = nullptr;
+  WakeupStats idlest_sgs, local_sgs;
+  idlest_sgs.v.avg_load = UINT_MAX;
+  for (const SchedGroup& g : sd.groups) {
+    if (!intersects_allowed(t, g.span)) continue;
+    const bool local_group = g.span.test(this_cpu.index());
+    const WakeupStats sgs = update_sg_wakeup_stats(s, sd, g, task);
+    if (local_group) {
+      local = &g, local_sgs = sgs;
+    } else if (update_pick_idlest(idlest_sgs, sgs)) {
+      idlest = &g, idlest_sgs = sgs;
+    }
+  }
+  if (!idlest) return nullptr;
+  if (!local) return idlest;
+  if (local_sgs.type != idlest_sgs.type) return local_sgs.type < idlest_sgs.type ? nullptr : idlest;
+  const bool numa = sd.flags.has(F::NUMA);
+  if (local_sgs.type == GroupType::has_spare) {
+    // CONFIG_NUMA_BALANCING's preferred node: none (NUMA_NO_NODE) in the model.
+    if (numa && allow_numa_imbalance<uint64_t>(local_sgs.v.sum_nr_running + 1, local_sgs.v.group_weight)) return nullptr;
+    return local_sgs.v.idle_cpus >= idlest_sgs.v.idle_cpus ? nullptr : idlest;
+  }
+  return idlest_busy_group_wins<uint64_t>(local_sgs.v.avg_load, idlest_sgs.v.avg_load, sd.imbalance_pct, numa) ? idlest
+                                                                                                              : nullptr;
+}
+
+CpuId find_idlest_cpu(const Sched& s, std::size_t level, TaskId task, CpuId cpu, CpuId prev_cpu, SdFlag sd_flag) {
+  const Task& t = task_of(s, task);
+  if (!intersects_allowed(t, s.topo.sd[cpu][level].span)) return prev_cpu;
+  CpuId new_cpu = cpu;
+  // sd is s.topo.sd[cpu][level] while level >= 0; sd->child is level - 1.
+  auto sd_level = static_cast<std::ptrdiff_t>(level);
+  while (sd_level >= 0) {
+    const SchedDomain& sd = s.topo.sd[cpu][static_cast<std::size_t>(sd_level)];
+    if (!sd.flags.has(sd_flag)) {
+      --sd_level;
+      continue;
+    }
+    const SchedGroup* group = find_idlest_group(s, sd, task, cpu);
+    if (!group) {
+      --sd_level;
+      continue;
+    }
+    new_cpu = find_idlest_group_cpu(s, *group, task, cpu);
+    if (new_cpu == cpu) {
+      --sd_level;
+      continue;
+    }
+    cpu = new_cpu;
+    const unsigned weight = sd.span_weight;
+    sd_level = -1;
+    const auto& doms = s.topo.sd[cpu];
+    for (std::size_t l = 0; l < doms.size(); ++l) {
+      if (weight <= doms[l].span_weight) break;
+      if (doms[l].flags.has(sd_flag)) sd_level = static_cast<std::ptrdiff_t>(l);
+    }
+  }
+  return new_cpu;
+}
+
+CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind) {
+  const SdFlag sd_flag = kind == WakeKind::fork ? F::BALANCE_FORK : F::BALANCE_WAKE;
+  CpuId new_cpu = prev_cpu;
+  // wake_wide is 0: the model's wakers are timers, which record no wakee flips.
+  const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
+  std::ptrdiff_t sd = -1;
+  const auto& doms = s.topo.sd[this_cpu];
+  for (std::size_t l = 0; l < doms.size(); ++l) {
+    const SchedDomain& tmp = doms[l];
+    if (want_affine && tmp.flags.has(F::WAKE_AFFINE) && tmp.span.test(prev_cpu.index())) {
+      if (this_cpu != prev_cpu) new_cpu = wake_affine(s, tmp, task, this_cpu, prev_cpu);
+      sd = -1;
+      break;
+    }
+    if (tmp.flags.has(sd_flag)) sd = static_cast<std::ptrdiff_t>(l);
+    else if (!want_affine) break;
+  }
+  if (sd >= 0) return find_idlest_cpu(s, static_cast<std::size_t>(sd), task, this_cpu, prev_cpu, sd_flag);
+  if (kind == WakeKind::ttwu) return select_idle_sibling(s, task, prev_cpu, new_cpu, this_cpu);
+  return new_cpu;
+}
+
+CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t) {
+  for (const CpuId c : s.rq.ids())
+    if (s.topo.node_mask[cpu].test(c.index()) && cpu_allowed(t, c)) return c;
+  return first_allowed(s, t);
+}
+
+CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind) {
+  const Task& t = s.tasks[task];
+  CpuId cpu = nr_cpus_allowed(s, t) > 1 ? select_task_rq_fair(s, task, t.cpu, this_cpu, kind)
+                                        : first_allowed(s, t);  // cpumask_any
+  if (!cpu_allowed(t, cpu)) cpu = select_fallback_rq(s, t.cpu, t);
+  return cpu;
+}
+
+}  // namespace cfsv

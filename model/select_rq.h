@@ -1,0 +1,43 @@
+// Task placement at fork and wakeup, v5.15 (feature kernel_placement):
+// select_task_rq (kernel/sched/core.c) and select_task_rq_fair with its fast
+// path (wake_affine, select_idle_sibling) and slow path (find_idlest_cpu) from
+// kernel/sched/fair.c. docs/balancing.md, "Placement".
+#pragma once
+#include <cstdint>
+
+#include "sched.h"
+
+namespace cfsv {
+
+// What places the task: WF_FORK (wake_up_new_task) or WF_TTWU (try_to_wake_up).
+enum class WakeKind { fork, ttwu };
+
+// select_task_rq (kernel/sched/core.c v5.15): the fair class's choice for a
+// task allowed on more than one CPU, else its first allowed CPU; a CPU it may
+// not run on goes to select_fallback_rq. this_cpu is smp_processor_id().
+CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind);
+// select_task_rq_fair (kernel/sched/fair.c v5.15), WF_SYNC never set.
+CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind);
+// select_fallback_rq (kernel/sched/core.c v5.15): the first allowed CPU of cpu's node, else the first allowed.
+CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t);
+
+// wake_affine (kernel/sched/fair.c v5.15): WA_IDLE then WA_WEIGHT; sd is this_cpu's domain at index level.
+CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu);
+// select_idle_sibling (kernel/sched/fair.c v5.15), SIS_PROP on, SIS_UTIL off.
+CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId this_cpu);
+// find_idlest_cpu (kernel/sched/fair.c v5.15) from domain `level` of cpu.
+CpuId find_idlest_cpu(const Sched& s, std::size_t level, TaskId task, CpuId cpu, CpuId prev_cpu, SdFlag sd_flag);
+// find_idlest_group (kernel/sched/fair.c v5.15): nullptr to stay local.
+const SchedGroup* find_idlest_group(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu);
+
+// update_idle_core (kernel/sched/sched.h v5.15, __update_idle_core in fair.c): a CPU going idle
+// marks its LLC as having an idle core when all its SMT siblings are idle.
+void update_idle_core(Sched& s, CpuId cpu);
+// The LLC domain (sd_llc: the highest of the bottom domains with SD_SHARE_PKG_RESOURCES), or nullptr.
+const SchedDomain* sd_llc(const Sched& s, CpuId cpu);
+// cpus_share_cache (kernel/sched/core.c v5.15): the same sd_llc_id.
+bool cpus_share_cache(const Sched& s, CpuId a, CpuId b);
+// task_h_load (kernel/sched/fair.c v5.15), recomputed on every call (no last_h_load_update cache).
+uint64_t task_h_load(const Sched& s, TaskId task);
+
+}  // namespace cfsv
