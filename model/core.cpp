@@ -186,7 +186,7 @@ void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
 // ROOT_TASK_GROUP_LOAD shares, a cfs_rq per CPU and no entities.
 void sched_init(Sched& s, unsigned nr_cpus) {
   s.rq.resize(nr_cpus);
-  TaskGroup root;
+  TaskGroup root = s.new_task_group();
   root.path = "/";
   root.shares = scale_load<uint64_t>(kNice0Weight, s.res);
   s.tg.emplace_back(std::move(root));
@@ -204,7 +204,7 @@ void sched_init(Sched& s, unsigned nr_cpus) {
 // a cfs_rq and an entity of weight NICE_0_LOAD per CPU under the parent's;
 // then online_fair_sched_group (v5.15) attaches each entity's (empty) averages.
 GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t shares) {
-  TaskGroup t;
+  TaskGroup t = s.new_task_group();
   t.path = std::move(path);
   t.parent = parent;
   t.shares = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);

@@ -44,7 +44,8 @@ template <class I> struct IdRange {
 
 // A std::vector-like table whose elements never move when it grows: each is
 // allocated on its own. (std::deque's indexing costs a call and a division,
-// several times a simple load under the fuzzing sanitizers.) clear() keeps
+// several times a simple load under the fuzzing sanitizers; and there clang
+// does not inline even this operator[] unless told to.) clear() keeps
 // the elements' memory: the next ones are built in it (the old ones live on
 // until then).
 template <class T> class StableVec {
@@ -57,8 +58,8 @@ template <class T> class StableVec {
   };
 
  public:
-  T& operator[](std::size_t i) { return *slots_[i]; }
-  const T& operator[](std::size_t i) const { return *slots_[i]; }
+  [[gnu::always_inline]] T& operator[](std::size_t i) { return *slots_[i]; }
+  [[gnu::always_inline]] const T& operator[](std::size_t i) const { return *slots_[i]; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   template <class... A> void emplace_back(A&&... a) {
@@ -91,8 +92,8 @@ template <class T> class StableVec {
 // elements must not move when the table grows.
 template <class I, class T, class C = std::vector<T>> class IdVec {
  public:
-  T& operator[](I i) { return c_[i.index()]; }
-  const T& operator[](I i) const { return c_[i.index()]; }
+  [[gnu::always_inline]] T& operator[](I i) { return c_[i.index()]; }
+  [[gnu::always_inline]] const T& operator[](I i) const { return c_[i.index()]; }
   std::size_t size() const { return c_.size(); }
   bool empty() const { return c_.empty(); }
   // Whether i names an element of this table.

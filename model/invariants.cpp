@@ -245,9 +245,9 @@ void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
 }
 
 void tg_load_avg_sum(Ctx& x) {
-  for (const TaskGroup& g : x.s.tg) {
-    uint64_t sum = 0;
-    for (const CfsRqId q : g.cfs_rq) sum += x.s.cfs[q].pelt.tg_load_avg_contrib;
+  for (const GroupId id : x.s.tg.ids()) {
+    const TaskGroup& g = x.s.tg[id];
+    const uint64_t sum = x.c.tg_contrib_sum[id];
     if (sum != g.load_avg)
       x.fail(fmt("group %s: tg->load_avg %" PRIu64 " != sum of contributions %" PRIu64, g.path.c_str(), g.load_avg,
                  sum));
@@ -347,25 +347,65 @@ template <const Rows& rows, class Call> void for_rows(const Call& call) {
   }(std::make_index_sequence<rows.n>{});
 }
 
-// The census's sums over the queued entities.
+// Which cfs_rqs a check looks at: those of the CPUs in `only`, or all.
+void census_scope(const Sched& s, const CpuMask* only, InvariantCensus& c) {
+  c.in_scope.assign(s.cfs.size(), 1);
+  if (!only) return;
+  for (const CfsRqId q : s.cfs.ids()) {
+    const CpuId cpu = s.cfs[q].cpu;
+    c.in_scope[q.index()] = cpu.index() < kMaxCpus && only->test(cpu.index());
+  }
+}
+
+// The census's sums over the entities queued on (attached to) the cfs_rqs
+// in scope, and the entities queued on no cfs_rq.
 void take_census(const Sched& s, InvariantCensus& c) {
-  const std::size_t ncfs = s.cfs.size(), nse = s.se.size();
-  c.queue.assign(ncfs, {});
-  c.entity.assign(nse, {});
+  const std::size_t ncfs = s.cfs.size();
+  c.queue.resize(ncfs);
+  for (std::size_t q = 0; q < ncfs; ++q)
+    if (c.in_scope[q]) c.queue[CfsRqId(q)] = {};
+  for (const EntityId e : c.counted) c.entity[e] = {};
+  c.counted.clear();
+  c.entity.resize(s.se.size());
   c.lost.clear();
   c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
   for (const EntityId i : s.se.ids()) {
     const SchedEntity& e = s.se[i];
-    if (e.pelt.attached && e.pelt.attached.index() < ncfs) c.queue[e.pelt.attached].attached++;
+    if (e.pelt.attached && e.pelt.attached.index() < ncfs && c.in_scope[e.pelt.attached.index()])
+      c.queue[e.pelt.attached].attached++;
     if (!e.on_rq) continue;
     if (!e.cfs_rq || e.cfs_rq.index() >= ncfs) {
       c.lost.push_back(i);
       continue;
     }
+    if (!c.in_scope[e.cfs_rq.index()]) continue;
     InvariantCensus::Queue& q = c.queue[e.cfs_rq];
     q.sum_load += e.load.weight;
     q.nr += 1;
     q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
+  }
+}
+
+// The sums of tg_load_avg_contrib per group: from scratch (the first check,
+// a full one, or new cfs_rqs), else updated by the cfs_rqs in scope.
+void census_tg_sums(const Sched& s, bool full, InvariantCensus& c) {
+  const std::size_t ncfs = s.cfs.size();
+  if (full || !c.tg_sums_valid || c.tg_contrib.size() != ncfs || c.tg_contrib_sum.size() != s.tg.size()) {
+    c.tg_contrib.assign(ncfs, 0);
+    c.tg_contrib_sum.assign(s.tg.size(), 0);
+    for (const GroupId g : s.tg.ids())
+      for (const CfsRqId q : s.tg[g].cfs_rq) {
+        if (q.index() < ncfs) c.tg_contrib[q] = s.cfs[q].pelt.tg_load_avg_contrib;
+        c.tg_contrib_sum[g] += s.cfs[q].pelt.tg_load_avg_contrib;
+      }
+    c.tg_sums_valid = true;
+    return;
+  }
+  for (const CfsRqId q : s.cfs.ids()) {
+    if (!c.in_scope[q.index()]) continue;
+    const CfsRq& cq = s.cfs[q];
+    if (s.tg.contains(cq.tg)) c.tg_contrib_sum[cq.tg] += cq.pelt.tg_load_avg_contrib - c.tg_contrib[q];
+    c.tg_contrib[q] = cq.pelt.tg_load_avg_contrib;
   }
 }
 
@@ -375,9 +415,9 @@ void census_timeline(const Sched& s, CfsRqId q, const CfsRq& cq, InvariantCensus
   c.timeline.clear();
   for (const TimelineKey& k : cq.timeline) {
     c.timeline.push_back(k);
-    if (c.entity.contains(k.se)) ++c.entity[k.se].nodes;
+    if (c.entity.contains(k.se)) ++c.entity[k.se].nodes, c.counted.push_back(k.se);
   }
-  if (c.entity.contains(cq.curr) && s.se[cq.curr].cfs_rq == q) c.entity[cq.curr].own_curr = true;
+  if (c.entity.contains(cq.curr) && s.se[cq.curr].cfs_rq == q) c.entity[cq.curr].own_curr = true, c.counted.push_back(cq.curr);
 }
 
 }  // namespace
@@ -427,31 +467,41 @@ void InvariantChecker::reset() {
   total_ = checks_ = 0;
   per_invariant_.clear();
   failed_now_ = 0;
+  census_.entity.clear();
+  census_.counted.clear();
   census_.last_min_vruntime.clear();
+  census_.tg_sums_valid = false;
   found_.clear();
 }
 
 std::size_t InvariantChecker::check(const Sched& s, const Step& step, const CpuMask* only) {
-  const auto in_scope = [only](CpuId c) { return !only || (c.index() < kMaxCpus && only->test(c.index())); };
   ++checks_;
   failed_now_ = 0;
   per_invariant_.resize(kCount, 0);
+  census_scope(s, only, census_);
   take_census(s, census_);
+  census_tg_sums(s, only == nullptr, census_);
+  const std::vector<uint8_t>& in_scope = census_.in_scope;
   Ctx x{s, census_, found_};
   for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
   for (const CfsRqId q : s.cfs.ids()) {
+    if (!in_scope[q.index()]) continue;
     const CfsRq& c = s.cfs[q];
-    if (!in_scope(c.cpu)) continue;
     census_timeline(s, q, c, census_);
     for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });
     census_.last_min_vruntime[q] = c.min_vruntime;
   }
+  // The CPUs in scope, as one byte each (a task's CPU may be out of range).
+  cpu_scope_.assign(s.rq.size(), 1);
+  if (only)
+    for (const CpuId c : s.rq.ids()) cpu_scope_[c.index()] = only->test(c.index());
+  const auto cpu_in_scope = [&](CpuId c) { return c.index() < cpu_scope_.size() && cpu_scope_[c.index()]; };
   for (const TaskId t : s.tasks.ids()) {
     const Task& k = s.tasks[t];
-    if (in_scope(k.cpu)) for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
+    if (!only || cpu_in_scope(k.cpu)) for_rows<kTaskRows>([&](auto i) { x.row = i, kInvariants[i].task(x, t, k); });
   }
   for (const Rq& r : s.rq)
-    if (in_scope(r.cpu)) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
+    if (!only || cpu_in_scope(r.cpu)) for_rows<kCpuRows>([&](auto i) { x.row = i, kInvariants[i].cpu(x, r); });
   for (auto& [row, detail] : found_) fail(s, step, row, std::move(detail));
   found_.clear();
   return failed_now_;

@@ -41,7 +41,12 @@ struct Step {
 // What the checks read besides the state, gathered as the checker goes: the
 // sums over the queued entities first, then each cfs_rq's timeline just
 // before that cfs_rq's checks (so per-entity facts are complete before the
-// task checks); and what the checker remembers between checks.
+// task checks); and what the checker remembers between checks. A check of
+// some CPUs only gathers for their cfs_rqs (`in_scope`): the sums of the
+// others are not read, the timeline counts of the entities it names are
+// zeroed again before the next check (`counted`), and the whole-state sums
+// (tg-load-avg-sum) are kept up to date from the changes of the cfs_rqs in
+// scope.
 struct InvariantCensus {
   struct Queue {                // per cfs_rq, over the entities queued on it
     uint64_t sum_load = 0;      // their weights
@@ -52,11 +57,16 @@ struct InvariantCensus {
     uint32_t nodes = 0;     // timeline nodes naming it
     bool own_curr = false;  // the curr of its own cfs_rq
   };
-  IdVec<CfsRqId, Queue> queue;
-  IdVec<EntityId, Entity> entity;
+  IdVec<CfsRqId, Queue> queue;                 // valid for the cfs_rqs in scope
+  IdVec<EntityId, Entity> entity;              // zero but for the entities in `counted`
+  std::vector<EntityId> counted;               // the entities this check's timelines name
+  std::vector<uint8_t> in_scope;               // per cfs_rq: this check looks at it
   std::vector<TimelineKey> timeline;           // the nodes of the cfs_rq being checked, in order
   std::vector<EntityId> lost;                  // entities queued on no cfs_rq
   IdVec<CfsRqId, uint64_t> last_min_vruntime;  // as of the previous check
+  IdVec<CfsRqId, uint64_t> tg_contrib;         // each cfs_rq's tg_load_avg_contrib, as last seen
+  IdVec<GroupId, uint64_t> tg_contrib_sum;     // their sum per group (valid with tg_sums_valid)
+  bool tg_sums_valid = false;                  // false: the next check sums them from scratch
 };
 
 class InvariantChecker {
@@ -64,10 +74,11 @@ class InvariantChecker {
   explicit InvariantChecker(std::size_t max_kept = 100) : max_kept_(max_kept) {}
   // Checks every invariant against the scheduler's state; returns how many
   // violations it found now. Remembers min_vruntime per cfs_rq between calls.
-  // With `only`, the per-cfs_rq, per-task and per-CPU checks look at the
-  // objects of those CPUs alone (a task by its CPU): the ones a step touched
-  // (Sched::touched_cpus). The census and the whole-state checks still cover
-  // everything, so the sums stay exact.
+  // With `only`, the checks look at the objects of those CPUs alone (a
+  // cfs_rq, the entities queued on it, a task by its CPU): the ones a step
+  // touched (Sched::touched_cpus). The whole-state checks still cover every
+  // group, their sums updated from the cfs_rqs in scope; every entity is
+  // still looked at for being queued on no cfs_rq.
   std::size_t check(const Sched& s, const Step& step, const CpuMask* only = nullptr);
   // Back to a new checker's state (nothing seen, nothing remembered), the
   // buffers kept.
@@ -90,6 +101,7 @@ class InvariantChecker {
   std::vector<uint64_t> per_invariant_;
   std::size_t failed_now_ = 0;
   InvariantCensus census_;         // reused across calls (no allocation once sized)
+  std::vector<uint8_t> cpu_scope_;  // per CPU: this check looks at it
   std::vector<std::pair<std::size_t, std::string>> found_;  // (invariant, detail) of this check
 };
 

@@ -270,25 +270,43 @@ struct Sched {
 
   unsigned nr_cpus() const { return static_cast<unsigned>(rq.size()); }
   // Back to a new Sched's state (every field above but topo), keeping the
-  // tables' storage and the pool's memory for the next simulation.
+  // tables' storage and the pool's memory for the next simulation, and the
+  // task groups' per-CPU arrays for the next ones (new_task_group).
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
     now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    for (TaskGroup& g : tg) spare_tg.push_back(std::move(g));
     se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
     counters = {};
   }
+  // A TaskGroup{}, in the storage of one a clear() left when there is one.
+  TaskGroup new_task_group() {
+    if (spare_tg.empty()) return {};
+    TaskGroup g = std::move(spare_tg.back());
+    spare_tg.pop_back();
+    auto cfs_rq = std::move(g.cfs_rq);
+    auto ses = std::move(g.se);
+    g = TaskGroup{};
+    g.cfs_rq = std::move(cfs_rq), g.cfs_rq.clear();
+    g.se = std::move(ses), g.se.clear();
+    return g;
+  }
+
+ private:
+  std::vector<TaskGroup> spare_tg;  // the groups of the last simulation, for their storage
 };
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
 inline void resched_curr(Sched& s, CpuId cpu) {
   s.rq[cpu].need_resched = true;
-  s.need_resched_cpus.set(cpu.index());
+  s.need_resched_cpus[cpu.index()] = true;
 }
 // The model's own bookkeeping for the invariant checker, which can check only
 // what changed: the kernel functions that change a CPU's runqueue (its
 // cfs_rqs, their entities, its tasks) say so, as the kernel takes that rq's
 // lock (a task's CPU: task_rq_lock; sched_create_group, shares: every CPU).
-inline void touch(Sched& s, CpuId cpu) { s.touched_cpus.set(cpu.index()); }
+// (bitset's operator[]: set() would check the index and is not inlined.)
+inline void touch(Sched& s, CpuId cpu) { s.touched_cpus[cpu.index()] = true; }
 inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
 

@@ -373,7 +373,7 @@ std::string_view to_string(RunEnd e) {
 
 ApplyResult Sim::reject(std::string why) {
   const std::string op = describe(*applying_);
-  last_error_ = op + ": " + why;
+  last_error_.assign(op).append(": ").append(why);  // in its own buffer: no allocation once grown
   s_.counters.ops_rejected++;
   if (rejected_.size() < opt_.max_rejections) rejected_.push_back({s_.now, applying_loc_, op, std::move(why)});
   return ApplyResult::rejected;

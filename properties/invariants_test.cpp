@@ -38,12 +38,15 @@ std::size_t index_of(std::string_view name) {
   return 0;
 }
 
+// A state broken the way `invariant` forbids, on `cpu`'s objects.
 struct Corruption {
   std::string_view invariant;
+  CpuId cpu;
   std::function<void(Sim&)> apply;
 };
 
-TEST(Invariants, EachOneCatchesTheStateItForbids) {
+// One per invariant, on two_cpus() (or two_cpus_with_sleepers()) at 10 ms.
+std::vector<Corruption> corruptions() {
   const auto g0 = [](const Sim& sim) { return sim.groups()[sim.group_index("/g")].cfs_rq[kCpu0]; };
   const auto root = [](const Sim& sim, CpuId c) { return sim.rqs()[c].cfs; };
   // The /g task that waits on CPU 0 (the other one runs).
@@ -51,32 +54,34 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
     const TaskId a = sim.task_index("a");
     return sim.tasks()[sim.rqs()[kCpu0].curr == a ? sim.task_index("b") : a].se;
   };
-  const Corruption cases[] = {
-      {"load-equals-sum", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).load_weight += 1; }},
-      {"nr-running-consistent", [&](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu0)).h_nr_running += 1; }},
-      {"min-vruntime-monotonic", [&](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu1)).min_vruntime -= 5; }},
-      {"curr-not-in-timeline",
-       [&](Sim& sim) { sim.mutable_entity(sim.cfs_rqs()[g0(sim)].curr).in_timeline = true; }},
-      {"runnable-queued-once", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).on_rq = false; }},
-      {"sleeping-not-queued",
-       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("z")].se).on_rq = true; }},
-      {"timeline-order", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).vruntime += 1; }},
-      {"group-entity-queued-iff-busy",
-       [&](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu1]).on_rq = true; }},
-      {"curr-chain", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).curr = EntityId{}; }},
-      {"pelt-util-avg-bound", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.util_avg = 1026; }},
-      {"pelt-runnable-avg-bound",
-       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("c")].se).pelt.avg.runnable_avg = 2048; }},
-      {"pelt-load-avg-bound", [&](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.load_avg = 1025; }},
-      {"group-shares-bound",
-       [&](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu0]).load.weight = 1; }},
-      {"pelt-attached-once",
-       [&](Sim& sim) { sim.mutable_entity(sim.tasks()[sim.task_index("z")].se).pelt.attached = CfsRqId{}; }},
-      {"pelt-removed-once", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
-      {"tg-load-avg-sum", [&](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
+  const auto se_of = [](const Sim& sim, std::string_view task) { return sim.tasks()[sim.task_index(task)].se; };
+  return {
+      {"load-equals-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).load_weight += 1; }},
+      {"nr-running-consistent", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu0)).h_nr_running += 1; }},
+      {"min-vruntime-monotonic", kCpu1, [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu1)).min_vruntime -= 5; }},
+      {"curr-not-in-timeline", kCpu0,
+       [=](Sim& sim) { sim.mutable_entity(sim.cfs_rqs()[g0(sim)].curr).in_timeline = true; }},
+      {"runnable-queued-once", kCpu0, [=](Sim& sim) { sim.mutable_entity(waiting(sim)).on_rq = false; }},
+      {"sleeping-not-queued", kCpu1, [=](Sim& sim) { sim.mutable_entity(se_of(sim, "z")).on_rq = true; }},
+      {"timeline-order", kCpu0, [=](Sim& sim) { sim.mutable_entity(waiting(sim)).vruntime += 1; }},
+      {"group-entity-queued-iff-busy", kCpu1,
+       [=](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu1]).on_rq = true; }},
+      {"curr-chain", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).curr = EntityId{}; }},
+      {"pelt-util-avg-bound", kCpu0, [=](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.util_avg = 1026; }},
+      {"pelt-runnable-avg-bound", kCpu1,
+       [=](Sim& sim) { sim.mutable_entity(se_of(sim, "c")).pelt.avg.runnable_avg = 2048; }},
+      {"pelt-load-avg-bound", kCpu0, [=](Sim& sim) { sim.mutable_entity(waiting(sim)).pelt.avg.load_avg = 1025; }},
+      {"group-shares-bound", kCpu0,
+       [=](Sim& sim) { sim.mutable_entity(sim.groups()[sim.group_index("/g")].se[kCpu0]).load.weight = 1; }},
+      {"pelt-attached-once", kCpu1, [=](Sim& sim) { sim.mutable_entity(se_of(sim, "z")).pelt.attached = CfsRqId{}; }},
+      {"pelt-removed-once", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
+      {"tg-load-avg-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
   };
+}
+
+TEST(Invariants, EachOneCatchesTheStateItForbids) {
   std::set<std::string_view> covered;
-  for (const Corruption& c : cases) {
+  for (const Corruption& c : corruptions()) {
     Sim sim(two_cpus());
     sim.run_until(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();
@@ -87,6 +92,39 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
     covered.insert(c.invariant);
   }
   EXPECT_EQ(covered.size(), all_invariants().size()) << "an invariant without a case here";
+}
+
+// two_cpus() with a task on each CPU that sleeps from 10 ms to 100 ms: a
+// renice of one touches its CPU and nothing a corruption above changed.
+Scenario two_cpus_with_sleepers() {
+  Scenario sc = two_cpus();
+  for (const auto& [name, cpu] : {std::pair{"y", 0u}, std::pair{"x", 1u}}) {
+    sc.tasks.push_back(task(name, 0, "/", RunPeriodic{kMs, Nanos{100 * kMs}}));
+    sc.tasks.back().cpus = cpus({cpu});
+  }
+  return sc;
+}
+
+// A check of the touched CPUs only (full_check_every > 1; the census and the
+// whole-state sums then look at those CPUs' cfs_rqs alone) sees each
+// corruption once a step touched its CPU, and not while the steps touched
+// only the other CPU.
+TEST(Invariants, TouchedChecksCatchEachCorruptionOnItsCpu) {
+  for (const Corruption& c : corruptions()) {
+    Sim sim(two_cpus_with_sleepers(), SimOptions{.check_every = 0, .full_check_every = 4});
+    sim.run_until(10 * kMs);
+    ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();  // 1: everything
+    for (const char* t : {"x", "y", "z"}) ASSERT_EQ(sim.tasks()[sim.task_index(t)].state, TaskState::sleeping) << t;
+    c.apply(sim);
+    const std::size_t inv = index_of(c.invariant);
+    const bool on0 = c.cpu == kCpu0;
+    ASSERT_EQ(sim.apply(op::SetNice{on0 ? "x" : "y", 1}), ApplyResult::applied);  // the other CPU
+    sim.check_touched("other cpu");                                                // 2: that one only
+    EXPECT_EQ(sim.checker()->per_invariant()[inv], 0u) << c.invariant << " seen on the other CPU";
+    ASSERT_EQ(sim.apply(op::SetNice{on0 ? "y" : "x", 1}), ApplyResult::applied);  // its CPU
+    EXPECT_FALSE(sim.check_touched("its cpu")) << c.invariant;                     // 3: that one only
+    EXPECT_GT(sim.checker()->per_invariant()[inv], 0u) << c.invariant;
+  }
 }
 
 // Every invariant has a distinct stable name and a statement.

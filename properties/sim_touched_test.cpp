@@ -3,7 +3,8 @@
 // its cfs_rqs, the entities queued or parked on them, its tasks) was marked
 // touched by the kernel function that changed it. Random decoded scenarios
 // (every profile, groups, all the ops) are run in steps of 50 us, and after
-// each step every CPU whose fingerprint changed must be marked.
+// each step every CPU whose fingerprint changed must be marked. And the sums
+// the checker keeps across its touched-only checks stay exact.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -81,6 +82,28 @@ TEST(TouchedCpus, EveryChangeOfACpuIsMarked) {
     }
   }
   EXPECT_GT(changes, 2000);
+}
+
+// The checker's whole-state sums (tg-load-avg-sum) are kept from the cfs_rqs
+// each touched-only check looks at: over random decoded scenarios checked
+// after every step, all but the last check touched-only, they never drift
+// from tg->load_avg (a drift is a violation), while the groups' load_avg
+// changes thousands of times.
+TEST(TouchedCpus, IncrementalSumsEqualARecount) {
+  DeterministicRandom rng(29);
+  uint64_t updates = 0, checks = 0;
+  for (int n = 0; n < 150; ++n) {
+    std::vector<uint8_t> bytes(1024);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
+    fuzz::ByteReader r(bytes.data(), bytes.size());
+    Sim sim(decode_ops_scenario(r), SimOptions{.check_every = 1, .full_check_every = 1'000'000});
+    sim.run();
+    ASSERT_TRUE(sim.checker()->ok()) << "scenario " << n << ": " << sim.checker()->violations().front().to_string();
+    updates += sim.counters().tg_load_avg_updates;
+    checks += sim.checker()->checks();
+  }
+  EXPECT_GT(updates, 2000u);
+  EXPECT_GT(checks, 10000u);
 }
 
 }  // namespace
