@@ -23,11 +23,14 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
     case ClaimKind::pelt_periodic_util: return "pelt_periodic_util";
     case ClaimKind::sim_unobservable: return "sim_unobservable";
+    case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
+    case ClaimKind::sim_no_later_wakeup_every: return "sim_no_later_wakeup_every";
   }
   return "?";
 }
 
 std::string_view relation(ClaimKind k) {
+  if (is_newidle_stop_kind(k)) return "no later";
   return k == ClaimKind::calc_delta_loop_equals_fls || k == ClaimKind::sim_unobservable ? "equal results"
                                                                                         : "invariant holds";
 }
@@ -47,7 +50,12 @@ bool is_slice_kind(ClaimKind k) {
   return k == ClaimKind::slice_at_least_min_gran || k == ClaimKind::equal_weights_exact_set ||
          k == ClaimKind::equal_weights_rounding;
 }
-bool is_sim_kind(ClaimKind k) { return k == ClaimKind::sim_unobservable; }
+bool is_sim_kind(ClaimKind k) {
+  return k == ClaimKind::sim_unobservable || is_newidle_stop_kind(k);
+}
+bool is_newidle_stop_kind(ClaimKind k) {
+  return k == ClaimKind::sim_first_pick_sooner || k == ClaimKind::sim_no_later_wakeup_every;
+}
 bool is_pelt_kind(ClaimKind k) {
   return !is_slice_kind(k) && !is_sim_kind(k) && k != ClaimKind::calc_delta_loop_equals_fls;
 }
@@ -146,9 +154,15 @@ std::string tunables_text(const Domain& d) {
 std::string describe(const Claim& c, Budget b) {
   const Domain& d = c.domain;
   if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
-  if (is_sim_kind(c.kind))
-    return "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
-           std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";
+  if (is_sim_kind(c.kind)) {
+    std::string s = "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
+                    std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";
+    if (d.sim.topology) s += ", on " + std::to_string(d.sim.topology->nr_cpus()) + " CPUs (sockets=" +
+                             std::to_string(d.sim.topology->sockets) + " cores=" + std::to_string(d.sim.topology->cores) +
+                             " threads=" + std::to_string(d.sim.topology->threads) + ")";
+    for (const auto& [key, value] : d.sim.settings) s += ", set " + std::string(key) + "=" + std::to_string(value);
+    return s;
+  }
   if (!is_slice_kind(c.kind))
     return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
            "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(d);

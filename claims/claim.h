@@ -5,6 +5,7 @@
 // one record in claims/registry.cpp.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "claims/verdict.h"
 #include "model/arith/calc_delta.h"
 #include "model/features.h"
+#include "model/scenario.h"
 
 namespace cfsv {
 
@@ -36,12 +38,19 @@ enum class ClaimKind {
   // Simulation-differential (claims/sim_diff.h): one random scenario run with
   // domain.sim.before and domain.sim.after; every decision and non-root signal equal.
   sim_unobservable,
+  // ... with the second run's feature making a waiting task run sooner: the
+  // first difference is a CPU picking a task that waited on it, which first
+  // runs no later than without the feature; _every: nor does any other task
+  // waiting there (seed 002).
+  sim_first_pick_sooner,
+  sim_no_later_wakeup_every,
 };
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
 bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/pelt_case.h)
-bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/sim_diff.h)
+bool is_sim_kind(ClaimKind k);
+bool is_newidle_stop_kind(ClaimKind k);  // the sim kinds of seed 002 (claims/sim_diff.h)           // decoded by decode_sim_case (claims/sim_diff.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 
 // PELT's arithmetic as the profiles of the same names have it
@@ -63,6 +72,8 @@ struct SimDomain {
   std::string_view kernel = "v5.15";
   std::vector<std::pair<Feature, bool>> before, after;  // overrides of the two runs
   unsigned max_ops = 32;
+  std::optional<Topology> topology = {};  // replaces the decoded one (its CPU masks stay valid: more CPUs)
+  std::vector<std::pair<std::string_view, uint64_t>> settings = {};  // `set` lines added to the case
   bool operator==(const SimDomain&) const = default;
 };
 

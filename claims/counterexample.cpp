@@ -20,6 +20,13 @@ std::vector<Value> parse_pairs(std::string_view s) {
   }
   return out;
 }
+template <class F> void for_each_line(std::string_view text, F f) {
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    f(text.substr(0, nl));
+    text = nl == text.npos ? std::string_view{} : text.substr(nl + 1);
+  }
+}
 }  // namespace
 
 std::optional<std::string> value_of(const std::vector<Value>& values, std::string_view name) {
@@ -33,6 +40,8 @@ std::string format_counterexample(const Counterexample& c) {
   if (!c.values.empty()) out += "  " + pairs(c.values) + "\n";
   for (std::size_t i = 0; i < c.levels.size(); ++i)
     out += "  level " + std::to_string(i) + (i == 0 ? " (task): " : " (group): ") + pairs(c.levels[i]) + "\n";
+  if (!c.scenario.empty()) out += "  scenario (save it as a .scn file; `cfsv run` replays it):\n";
+  for_each_line(c.scenario, [&](std::string_view l) { out += "    " + std::string(l) + "\n"; });
   return out;
 }
 
@@ -42,6 +51,7 @@ std::string serialize(const Counterexample& c) {
   if (!c.note.empty()) out += p + "note " + c.note + "\n";
   if (!c.values.empty()) out += p + "values " + pairs(c.values) + "\n";
   for (const std::vector<Value>& l : c.levels) out += p + "level " + pairs(l) + "\n";
+  for_each_line(c.scenario, [&](std::string_view l) { out += p + "scenario " + std::string(l) + "\n"; });
   return out;
 }
 
@@ -57,6 +67,7 @@ bool parse_counterexample_line(std::string_view line, Counterexample& into) {
   else if (part == "note") into.note = rest;
   else if (part == "values") into.values = parse_pairs(rest);
   else if (part == "level") into.levels.push_back(parse_pairs(rest));
+  else if (part == "scenario") into.scenario += std::string(rest) + "\n";
   else return false;
   return true;
 }

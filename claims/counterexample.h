@@ -22,7 +22,8 @@ struct Counterexample {
   std::string note;     // how it was found, one line ("" if nothing to say)
   std::vector<Value> values;               // the case and its results
   std::vector<std::vector<Value>> levels;  // per sched_entity level, the task's first
-  bool empty() const { return summary.empty() && values.empty() && levels.empty(); }
+  std::string scenario;  // a simulation claim's case as a scenario file (`cfsv run` replays it); "" otherwise
+  bool empty() const { return summary.empty() && values.empty() && levels.empty() && scenario.empty(); }
 };
 
 std::optional<std::string> value_of(const std::vector<Value>& values, std::string_view name);
@@ -32,7 +33,8 @@ std::optional<std::string> value_of(const std::vector<Value>& values, std::strin
 std::string format_counterexample(const Counterexample& c);
 
 // One line per part, each starting with kCounterexampleLine: "claim ID",
-// "summary TEXT", "note TEXT", "values k=v ...", "level k=v ...".
+// "summary TEXT", "note TEXT", "values k=v ...", "level k=v ...", and one
+// "scenario LINE" per line of the scenario.
 inline constexpr std::string_view kCounterexampleLine = "cfsv-counterexample ";
 std::string serialize(const Counterexample& c);
 // Reads one line of serialize()'s output into `into`; false if it is not one.

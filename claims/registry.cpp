@@ -18,6 +18,19 @@ Domain pelt(std::vector<PeltEra> eras, uint64_t util_limit = 1024) {
 }
 using P = PeltEra;
 
+// Seed 002's runs: v5.15 with load balancing, the newidle stop off then on,
+// random op scenarios on 2 sockets x 2 cores x 2 threads (SMT, MC and DIE
+// domains: a walk of three), each domain's newidle balance taking 20 us per
+// CPU of its span (40, 80 and 160 us), so that tasks arrive during walks.
+Domain newidle_stop() {
+  return Domain{.sim = {"v5.15",
+                        {{F::load_balance, true}, {F::newidle_stop_on_runnable, false}},
+                        {{F::load_balance, true}, {F::newidle_stop_on_runnable, true}},
+                        32,
+                        Topology{2, 2, 2},
+                        {{"newidle_cost", 20'000}}}};
+}
+
 }  // namespace
 
 // Built on first use: other static initialisers may ask for the claims.
@@ -100,6 +113,11 @@ std::span<const Claim> all_claims() {
        K::sim_unobservable,
        Domain{.sim = {"v5.15", {{F::root_tg_load_avg_skip, false}}, {{F::root_tg_load_avg_skip, true}}}},
        FeatureSet{F::root_tg_load_avg_skip}, Shape::none, Expect::holds},
+      {"newidle-stop/first-pick-sooner", "seed 002",
+       "Stopping the newidle walk once the rq has runnable tasks lets them run sooner: the first decision it "
+       "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",
+       K::sim_first_pick_sooner, newidle_stop(), FeatureSet{F::newidle_stop_on_runnable}, Shape::none,
+       Expect::holds},
   };
   return kClaims;
 }

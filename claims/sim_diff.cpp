@@ -1,28 +1,67 @@
 #include "claims/sim_diff.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
+#include "model/scenario_text.h"
 #include "model/trace.h"
 
 namespace cfsv {
 
-SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides) {
-  Scenario sc = s;
+namespace {
+
+// Records the tracepoints as TraceEvents.
+struct EventLog : SchedSink {
+  std::vector<TraceEvent> events;
+  void sched_switch(const Sched&, const SwitchEvent& e) override {
+    events.push_back({TraceEvent::sched_switch, e.t, e.cpu, e.next, e.prev, e.prev_state});
+  }
+  void sched_wakeup(const Sched& s, TaskId t, bool) override {
+    events.push_back({TraceEvent::sched_wakeup, s.now, s.tasks[t].cpu, t, {}, {}});
+  }
+  void sched_migrate_task(const Sched& s, TaskId t, CpuId, CpuId dest) override {
+    events.push_back({TraceEvent::sched_migrate_task, s.now, dest, t, {}, {}});
+  }
+};
+
+std::string describe(const Sim& sim, const TraceEvent& e) {
+  const auto name = [&](TaskId t) {
+    return t ? sim.tasks()[t].name : t == kIdle ? std::string("idle") : std::string("stopper");
+  };
+  const std::string at = format_duration(e.t) + " cpu" + std::to_string(e.cpu.v) + ": ";
+  switch (e.kind) {
+    case TraceEvent::sched_switch: return at + "switch " + name(e.prev) + " -> " + name(e.task);
+    case TraceEvent::sched_wakeup: return at + "wakeup " + name(e.task);
+    case TraceEvent::sched_migrate_task: return at + "migrate " + name(e.task) + " here";
+  }
+  return at;
+}
+
+}  // namespace
+
+Scenario with_overrides(Scenario sc, const std::vector<std::pair<Feature, bool>>& overrides) {
   std::erase_if(sc.feature_overrides, [&](const auto& f) {
     return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == f.first; });
   });
   sc.feature_overrides.insert(sc.feature_overrides.end(), overrides.begin(), overrides.end());
+  return sc;
+}
+
+SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides) {
+  const Scenario sc = with_overrides(s, overrides);
   std::ostringstream out;
   PerfScriptWriter w(out, "perf");
-  SimRun r{std::make_unique<Sim>(sc, SimOptions{.sink = &w}), ""};
+  EventLog log;
+  SinkTee tee{&w, &log};
+  SimRun r{std::make_unique<Sim>(sc, SimOptions{.sink = &tee}), "", {}};
   r.sim->run();
   r.perf = out.str();
+  r.events = std::move(log.events);
   return r;
 }
 
-namespace {
-std::string first_differing_line(const std::string& a, const std::string& b) {
+namespace {std::string first_differing_line(const std::string& a, const std::string& b) {
   std::istringstream x(a), y(b);
   std::string l, m;
   for (int n = 1;; ++n) {
@@ -71,25 +110,78 @@ std::string root_tg_skip_difference(const SimRun& before, const SimRun& after) {
   return "";
 }
 
+std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after, bool every) {
+  for (const SimRun* r : {&before, &after})
+    if (!r->sim->checker()->ok()) return "invariant violated: " + r->sim->checker()->violations().front().to_string();
+  const std::vector<TraceEvent>&a = before.events, &b = after.events;
+  const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (ia == a.end() && ib == b.end()) return "";
+  const std::size_t i = static_cast<std::size_t>(ib - b.begin());
+  const std::string there = " (before: " + (ia == a.end() ? std::string("the end") : describe(*before.sim, *ia)) + ")";
+  if (ib == b.end() || ib->kind != TraceEvent::sched_switch || !ib->task)
+    return "the first difference is not a pick: " + (ib == b.end() ? std::string("the end") : describe(*after.sim, *ib)) +
+           there;
+  // The tasks waiting on that CPU at the difference: replay the common prefix.
+  const CpuId cpu = ib->cpu;
+  std::vector<std::pair<CpuId, bool>> at(after.sim->tasks().size());  // each task's CPU, and whether it waits there
+  for (std::size_t k = 0; k < i; ++k) {
+    const TraceEvent& e = b[k];
+    if (e.kind == TraceEvent::sched_switch) {
+      if (e.prev) at[e.prev.index()].second = e.prev_state == TaskState::runnable;
+      if (e.task) at[e.task.index()] = {e.cpu, false};
+    } else {
+      at[e.task.index()] = {e.cpu, e.kind == TraceEvent::sched_wakeup || at[e.task.index()].second};
+    }
+  }
+  const auto first_run = [&](const std::vector<TraceEvent>& ev, TaskId t) {
+    for (std::size_t k = i; k < ev.size(); ++k)
+      if (ev[k].kind == TraceEvent::sched_switch && ev[k].task == t) return ev[k].t;
+    return std::numeric_limits<Nanos>::max();
+  };
+  if (!(at[ib->task.index()].first == cpu && at[ib->task.index()].second))
+    return "the first difference picks a task that was not waiting on that CPU: " + describe(*after.sim, *ib) + there;
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    const TaskId t(k);
+    if (at[k].first != cpu || !at[k].second || (!every && t != ib->task)) continue;
+    const Nanos ta = first_run(b, t), tb = first_run(a, t);
+    if (ta > tb)
+      return after.sim->tasks()[t].name + ", waiting on cpu" + std::to_string(cpu.v) + " at " + describe(*after.sim, *ib) +
+             ", first runs at " + (ta == std::numeric_limits<Nanos>::max() ? "never" : format_duration(ta)) +
+             " with the feature, at " + format_duration(tb) + " without";
+  }
+  return "";
+}
+
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s) {
   const SimDomain& d = claim.domain.sim;
   const SimRun before = run_with(s, d.before), after = run_with(s, d.after);
-  const std::string diff = root_tg_skip_difference(before, after);
+  const std::string diff =
+      is_newidle_stop_kind(claim.kind)
+          ? no_later_wakeup_difference(before, after, claim.kind == ClaimKind::sim_no_later_wakeup_every)
+          : root_tg_skip_difference(before, after);
   if (diff.empty()) return std::nullopt;
   Counterexample cx;
   cx.claim = std::string(claim.id);
   cx.summary = diff;
+  cx.scenario = print_scenario(with_overrides(s, d.after));
   const Counters &a = before.sim->counters(), &b = after.sim->counters();
   cx.values = {{"kernel", s.kernel},
                {"cpus", std::to_string(s.topology.nr_cpus())},
                {"groups", std::to_string(s.groups.size())},
                {"tasks", std::to_string(s.tasks.size())},
                {"ops", std::to_string(s.ops.size())},
-               {"duration_ns", std::to_string(s.duration)},
-               {"before_root_tg_updates", std::to_string(a.root_tg_load_avg_updates)},
-               {"after_root_tg_updates", std::to_string(b.root_tg_load_avg_updates)},
-               {"before_tg_updates", std::to_string(a.tg_load_avg_updates)},
-               {"after_tg_updates", std::to_string(b.tg_load_avg_updates)}};
+               {"duration_ns", std::to_string(s.duration)}};
+  const auto both = [&](const char* name, uint64_t x, uint64_t y) {
+    cx.values.push_back({std::string("before_") + name, std::to_string(x)});
+    cx.values.push_back({std::string("after_") + name, std::to_string(y)});
+  };
+  if (is_newidle_stop_kind(claim.kind)) {
+    both("newidle_domains", a.newidle_domains, b.newidle_domains);
+    both("newidle_arrival_wait_ns", a.newidle_arrival_wait_ns, b.newidle_arrival_wait_ns);
+  } else {
+    both("root_tg_updates", a.root_tg_load_avg_updates, b.root_tg_load_avg_updates);
+    both("tg_updates", a.tg_load_avg_updates, b.tg_load_avg_updates);
+  }
   return cx;
 }
 

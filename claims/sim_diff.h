@@ -16,18 +16,36 @@ namespace cfsv {
 
 // The case: a decoded op scenario on the domain's profile.
 template <class R> Scenario decode_sim_case(R& r, const Claim& claim) {
-  Scenario s = decode_ops_scenario(r, DecodeOptions{.max_ops = claim.domain.sim.max_ops});
-  s.kernel = std::string(claim.domain.sim.kernel);
+  const SimDomain& d = claim.domain.sim;
+  Scenario s = decode_ops_scenario(r, DecodeOptions{.max_ops = d.max_ops});
+  s.kernel = std::string(d.kernel);
+  if (d.topology) s.topology = *d.topology;
+  for (const auto& [key, value] : d.settings) s.settings.push_back({std::string(key), value});
   return s;
 }
 
-// One run of a differential case: the Sim at its end and its `perf script`
-// text (every sched_switch, sched_wakeup and sched_migrate_task).
+// One of the tracepoints a run passed, for comparing runs event by event.
+struct TraceEvent {
+  enum Kind : uint8_t { sched_switch, sched_wakeup, sched_migrate_task } kind;
+  Nanos t;
+  CpuId cpu;        // the switch's, the wakeup's target, the migration's destination
+  TaskId task;      // the switch's next; the woken or migrated task
+  TaskId prev;      // the switch's prev
+  TaskState prev_state = TaskState::runnable;
+  bool operator==(const TraceEvent&) const = default;
+};
+
+// One run of a differential case: the Sim at its end, its `perf script`
+// text (every sched_switch, sched_wakeup and sched_migrate_task) and the
+// same events as data.
 struct SimRun {
   std::unique_ptr<Sim> sim;
   std::string perf;
+  std::vector<TraceEvent> events;
 };
-// `s` with `overrides` replacing any of the same features, run to its end.
+// `s` with `overrides` replacing any of the same features.
+Scenario with_overrides(Scenario s, const std::vector<std::pair<Feature, bool>>& overrides);
+// That scenario run to its end.
 SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides);
 
 // "" when `after` differs from `before` only as root_tg_load_avg_skip may:
@@ -37,6 +55,14 @@ SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& 
 // updates and skips, and none of those updates in a run with the skip on.
 // Otherwise the first difference, one line.
 std::string root_tg_skip_difference(const SimRun& before, const SimRun& after);
+
+// "" when the runs are the same, or when at their first difference `after`
+// switches a CPU to a task that was waiting on it, and that task (every:
+// every task waiting there) then first runs no later in `after` than in
+// `before` (seed 002's newidle stop). Otherwise what differs or ran later,
+// one line.
+// every = false: only the task picked is held to it.
+std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after, bool every);
 
 // nullopt when the claim holds on the scenario, else its counterexample.
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s);

@@ -85,7 +85,10 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
   j.field("wakeup_migrations", k.wakeup_migrations).field("periodic_migrations", k.periodic_migrations);
   j.field("newidle_migrations", k.newidle_migrations).field("active_migrations", k.active_migrations);
-  j.field("fork_placements_away", k.fork_placements_away);
+  j.field("fork_placements_away", k.fork_placements_away).field("newidle_walks", k.newidle_walks);
+  j.field("newidle_domains", k.newidle_domains).field("newidle_arrivals", k.newidle_arrivals);
+  j.field("newidle_arrival_wait_ns", k.newidle_arrival_wait_ns);
+  j.field("newidle_arrival_wait_max_ns", k.newidle_arrival_wait_max_ns);
   j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
   j.field("tg_load_avg_updates", k.tg_load_avg_updates).field("root_tg_load_avg_updates", k.root_tg_load_avg_updates);
   j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);

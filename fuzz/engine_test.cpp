@@ -84,7 +84,7 @@ void parse_tests() {
 // A target's report: serialized lines on stderr, read back by the runner.
 void report_tests() {
   const Counterexample cx{"slice-min-granularity/flat", "sched_slice 2249996 ns < min_granularity 2250000 ns",
-                          "", {{"depth", "1"}, {"era", "v5.7"}}, {{{"weight", "1048576"}, {"slice", "2249996"}}}};
+                          "", {{"depth", "1"}, {"era", "v5.7"}}, {{{"weight", "1048576"}, {"slice", "2249996"}}}, ""};
   Counterexample back;
   std::size_t lines = 0;
   const std::string text = serialize(cx);

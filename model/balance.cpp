@@ -422,11 +422,12 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
 }
 
 // nohz.idle_cpus_mask: the CPUs whose tick stopped in idle; in the model, the
-// CPUs running the idle task (the tick runs only while a CPU is busy).
+// CPUs running the idle task, but for one still in a blocked task's newidle
+// balance (the tick runs only while a CPU is busy).
 CpuMask nohz_idle_cpus(const Sched& s) {
   CpuMask m;
   for (const CpuId c : s.rq.ids())
-    if (s.rq[c].curr == kIdle) m.set(c.index());
+    if (s.rq[c].curr == kIdle && !newidle_after_task(s, c)) m.set(c.index());
   return m;
 }
 
@@ -469,6 +470,67 @@ void nohz_balancer_kick(Sched& s, CpuId cpu) {
     if (CpuId(c) != cpu && idle_cpu(s, CpuId(c))) return nohz_idle_balance(s, CpuId(c), idle);
 }
 
+// The time a newidle balance of sd takes: the model's `newidle_cost` per CPU
+// of its span, not measured (the kernel times it with sched_clock_cpu; most
+// of it is update_sd_lb_stats reading every CPU of the span).
+Nanos newidle_domain_cost(const Sched& s, const SchedDomain& sd) {
+  return static_cast<Nanos>(s.tun.newidle_cost_per_cpu_ns * sd.span_weight);
+}
+
+// newidle_balance's domain walk (v5.15), from w.level: each SD_BALANCE_NEWIDLE
+// domain's load_balance takes its time, so the walk returns -1 with w.at set
+// when one starts (Sim calls it again at w.at); the walk stops when avg_idle
+// does not cover the domains' costs, after a pull, or (seed 002) when the rq
+// has a runnable task. Then it returns pulled_task (> 0: pick again).
+int newidle_walk(Sched& s, CpuId cpu) {
+  NewidleWalk& w = s.lb.walk[cpu];
+  Rq& rq = s.rq[cpu];
+  const auto& doms = s.topo.sd[cpu];
+  int pulled = 0;
+  for (; w.level < doms.size(); ++w.level) {
+    const SchedDomain& sd = doms[w.level];
+    SdBalance& b = s.lb.sd[cpu][w.level];
+    if (!w.at) {  // the loop's top, before the domain
+      if (rq.avg_idle < w.curr_cost + b.max_newidle_lb_cost) {
+        update_next_balance(s, sd, b, w.next_balance);
+        break;
+      }
+      if (!sd.flags.has(F::BALANCE_NEWIDLE)) {
+        update_next_balance(s, sd, b, w.next_balance);
+        continue;
+      }
+      w.t0 = s.now;
+      w.at = s.now + newidle_domain_cost(s, sd);
+      if (w.at != s.now) {
+        s.lb.walk_event.set(cpu.index());
+        return -1;
+      }
+    }
+    w.at = 0;  // the domain's balance is done now
+    bool continue_balancing = true;
+    pulled = load_balance(s, cpu, w.level, Idle::newly_idle, continue_balancing);
+    const Nanos domain_cost = s.now - w.t0;
+    b.max_newidle_lb_cost = std::max(b.max_newidle_lb_cost, domain_cost);
+    w.curr_cost += domain_cost;
+    s.counters.newidle_domains++;
+    update_next_balance(s, sd, b, w.next_balance);
+    if (newidle_walk_stops<uint64_t>(pulled, rq_nr_running(s, cpu), s.features[Feature::newidle_stop_on_runnable]))
+      break;
+  }
+  w.at = 0;
+  rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, w.curr_cost);
+  if (root_cfs_rq(s, cpu).h_nr_running && !pulled) pulled = 1;
+  if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
+  if (pulled) rq.idle_stamp = 0;
+  if (w.first_arrival) {
+    const Nanos wait = s.now - w.first_arrival;
+    s.counters.newidle_arrival_wait_ns += wait;
+    s.counters.newidle_arrival_wait_max_ns = std::max(s.counters.newidle_arrival_wait_max_ns, wait);
+    w.first_arrival = 0;
+  }
+  return pulled;
+}
+
 }  // namespace
 
 void init_balance(Sched& s) {
@@ -483,6 +545,7 @@ void init_balance(Sched& s) {
     }
   }
   s.lb.group_imbalance.assign(std::size_t{s.lb.levels} * s.nr_cpus(), 0);
+  s.lb.walk.resize(s.nr_cpus());
   s.lb.nohz_next_balance = now;
 }
 
@@ -492,40 +555,32 @@ void trigger_load_balance(Sched& s, CpuId cpu) {
   nohz_balancer_kick(s, cpu);
 }
 
-int newidle_balance(Sched& s, CpuId cpu) {
+int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
   Rq& rq = s.rq[cpu];
   if (!s.features[Feature::load_balance] && !s.features[Feature::kernel_placement]) return 0;
   rq.idle_stamp = s.now;
   const auto& doms = s.topo.sd[cpu];
   if (!s.features[Feature::load_balance] || doms.empty()) return 0;
-  uint64_t next_balance = jiffies(s) + s.tun.hz;
-  int pulled = 0;
+  NewidleWalk& w = s.lb.walk[cpu];
+  w.next_balance = jiffies(s) + s.tun.hz;
   if (rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload) {
-    update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), next_balance);
-  } else {
-    Nanos curr_cost = 0;
-    for (std::size_t level = 0; level < doms.size(); ++level) {
-      SdBalance& b = s.lb.sd[cpu][level];
-      if (rq.avg_idle < curr_cost + b.max_newidle_lb_cost) {
-        update_next_balance(s, doms[level], b, next_balance);
-        break;
-      }
-      if (doms[level].flags.has(F::BALANCE_NEWIDLE)) {
-        bool continue_balancing = true;
-        pulled = load_balance(s, cpu, level, Idle::newly_idle, continue_balancing);
-        const Nanos domain_cost = 0;  // the model's newidle balance takes no time (docs/balancing.md)
-        b.max_newidle_lb_cost = std::max(b.max_newidle_lb_cost, domain_cost);
-        curr_cost += domain_cost;
-      }
-      update_next_balance(s, doms[level], b, next_balance);
-      if (pulled || (s.features[Feature::newidle_stop_on_runnable] && rq_nr_running(s, cpu) > 0)) break;
-    }
-    rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, curr_cost);
-    if (root_cfs_rq(s, cpu).h_nr_running && !pulled) pulled = 1;
+    update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), w.next_balance);
+    if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
+    return 0;
   }
-  if (time_after(rq.next_balance, next_balance)) rq.next_balance = next_balance;
-  if (pulled) rq.idle_stamp = 0;
-  return pulled;
+  w = {.gen = w.gen + 1, .next_balance = w.next_balance, .from_task = from_task};
+  s.counters.newidle_walks++;
+  return newidle_walk(s, cpu);
+}
+
+bool newidle_walking(const Sched& s, CpuId cpu) { return s.lb.walk.contains(cpu) && s.lb.walk[cpu].at; }
+
+bool newidle_balance_done(Sched& s, CpuId cpu) { return newidle_walk(s, cpu) > 0; }
+
+void note_arrival(Sched& s, CpuId cpu) {
+  if (!newidle_walking(s, cpu)) return;
+  s.counters.newidle_arrivals++;
+  if (!s.lb.walk[cpu].first_arrival) s.lb.walk[cpu].first_arrival = s.now;
 }
 
 }  // namespace cfsv

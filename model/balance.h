@@ -20,9 +20,19 @@ void init_balance(Sched& s);
 // when rq->next_balance is due, then nohz_balancer_kick.
 void trigger_load_balance(Sched& s, CpuId cpu);
 
-// newidle_balance (v5.15), when `cpu` finds nothing to run: stamps idle_stamp,
-// and with `load_balance` on pulls from the busiest CPUs of its domains.
-// Returns > 0 when the cfs rq now has a task to pick.
-int newidle_balance(Sched& s, CpuId cpu);
+// newidle_balance (v5.15), when `cpu` finds nothing to run (from_task: a
+// task just blocked there): stamps idle_stamp, and with `load_balance` on
+// starts the domain walk that pulls from the busiest CPUs. Returns > 0 when
+// the cfs rq has a task to pick now; else the CPU idles, and while
+// newidle_walking() its schedule() waits for the walk (as the kernel's
+// __schedule does): Sim calls newidle_balance_done at the walk's next
+// event time (NewidleWalk::at, the CPUs in BalanceState::walk_event), which
+// is true when the walk ended with a task to pick.
+int newidle_balance(Sched& s, CpuId cpu, bool from_task);
+bool newidle_walking(const Sched& s, CpuId cpu);
+bool newidle_balance_done(Sched& s, CpuId cpu);
+// A task was queued on cpu by a wakeup, a fork or a migration: counted when
+// it arrives during a newidle walk.
+void note_arrival(Sched& s, CpuId cpu);
 
 }  // namespace cfsv

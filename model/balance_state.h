@@ -20,6 +20,20 @@ struct SdBalance {
   uint64_t next_decay_max_lb_cost = 0;  // jiffies
 };
 
+// A newidle balance in progress on one CPU (newidle_balance v5.15 with the
+// rq lock dropped): its domain walk, one domain's load_balance at a time,
+// each taking its modelled time (model/balance.h). `at` is when the domain
+// being balanced is done; 0: no walk.
+struct NewidleWalk {
+  Nanos at = 0, t0 = 0;          // the domain's balance started at t0, ends at `at`
+  uint32_t gen = 0;              // invalidates the pending event of an earlier walk
+  std::size_t level = 0;         // the domain being balanced, or next
+  Nanos curr_cost = 0;           // the walk's cost so far
+  uint64_t next_balance = 0;     // jiffies
+  bool from_task = false;        // a task blocked into it: rq->curr is that task, not idle (idle_cpu false)
+  Nanos first_arrival = 0;       // when a task first arrived on the rq during the walk; 0: none
+};
+
 struct BalanceState {
   IdVec<CpuId, std::vector<SdBalance>> sd;  // per CPU, as SchedTopology::sd
   // sgc->imbalance by (sd->level, sgc->id): the groups of one level that
@@ -28,6 +42,8 @@ struct BalanceState {
   unsigned levels = 0;                      // the highest sd->level + 1
   bool overload = false;                    // rd->overload
   uint64_t nohz_next_balance = 0;           // nohz.next_balance (jiffies)
+  IdVec<CpuId, NewidleWalk> walk;           // per CPU
+  CpuMask walk_event;                       // CPUs whose walk needs its event queued (Sim)
 };
 
 }  // namespace cfsv

@@ -155,7 +155,9 @@ void detach_task(Sched& s, TaskId task, CpuId dest) {
 void attach_task(Sched& s, TaskId task, bool check_preempt) {
   const CpuId cpu = s.tasks[task].cpu;
   enqueue_task_fair(s, cpu, task, 0);
-  if (check_preempt) check_preempt_curr(s, cpu, task, 0);
+  if (!check_preempt) return;
+  note_arrival(s, cpu);
+  check_preempt_curr(s, cpu, task, 0);
 }
 
 namespace {
@@ -321,6 +323,7 @@ void wake_up_new_task(Sched& s, TaskId task) {
   t.gen++;
   if (s.era.pelt) post_init_entity_util_avg(s, task);
   enqueue_task_fair(s, t.cpu, task, 0);
+  note_arrival(s, t.cpu);
   if (s.sink) s.sink->sched_wakeup(s, task, true);
   check_preempt_curr(s, t.cpu, task, kWfFork);
 }
@@ -397,6 +400,7 @@ void wake_up_task(Sched& s, TaskId task) {
   }
   t.state = TaskState::runnable;
   enqueue_task_fair(s, t.cpu, task, flags);
+  note_arrival(s, t.cpu);
   check_preempt_curr(s, t.cpu, task, 0);
   update_avg_idle(s, t.cpu);
   if (s.sink) s.sink->sched_wakeup(s, task, false);
@@ -493,11 +497,12 @@ void schedule(Sched& s, CpuId cpu) {
   touch(s, cpu);
   r.need_resched = false;
   s.need_resched_cpus.reset(cpu.index());
+  if (newidle_walking(s, cpu)) return;  // still in an earlier __schedule's newidle balance
   s.counters.schedules++;
   const TaskId prev = r.curr;
   TaskId next = pick_next_task_fair(s, cpu, prev);
   // pick_next_task_fair's idle path: newidle balance, and a new pick (prev is put) if it pulled
-  if (!next && newidle_balance(s, cpu) > 0) next = pick_next_task_fair(s, cpu, kIdle);
+  if (!next && newidle_balance(s, cpu, prev != kIdle) > 0) next = pick_next_task_fair(s, cpu, kIdle);
   if (next != prev) context_switch(s, cpu, prev, next);
 }
 

@@ -17,7 +17,7 @@
 
 namespace cfsv {
 
-enum class EvKind : uint8_t { stop = 0, deadline = 1, wake = 2, tick = 3 };
+enum class EvKind : uint8_t { stop = 0, deadline = 1, wake = 2, tick = 3, newidle = 4 };
 
 struct Event {
   Nanos t;
@@ -82,7 +82,8 @@ class EventQueue {
     uint32_t gen;
     bool operator<(const Node& o) const { return t != o.t ? t < o.t : key < o.key; }
   };
-  static std::size_t slot_of(uint64_t key) { return (key & 0xffffffffu) * 4 + (key >> 32); }
+  static constexpr std::size_t kKinds = 5;  // EvKind values
+  static std::size_t slot_of(uint64_t key) { return (key & 0xffffffffu) * kKinds + (key >> 32); }
   void place(uint32_t i, const Node& n) {
     heap_[i] = n;
     pos_[slot_of(n.key)] = i;

@@ -37,9 +37,16 @@ inline uint32_t rq_nr_running(const Sched& s, CpuId cpu) {
   return root_cfs_rq(s, cpu).h_nr_running + (s.rq[cpu].curr == kStopper ? 1 : 0);
 }
 
+// A task blocked on cpu and its __schedule is in a newidle balance
+// (model/balance.h): rq->curr is still that task, though the model's CPU idles.
+inline bool newidle_after_task(const Sched& s, CpuId cpu) {
+  return s.lb.walk.contains(cpu) && s.lb.walk[cpu].at && s.lb.walk[cpu].from_task;
+}
 // idle_cpu (kernel/sched/core.c v5.15): the idle task runs and nothing is
 // queued (no wakeup is ever pending on a model rq: ttwu queues at once).
-inline bool idle_cpu(const Sched& s, CpuId cpu) { return s.rq[cpu].curr == kIdle && rq_nr_running(s, cpu) == 0; }
+inline bool idle_cpu(const Sched& s, CpuId cpu) {
+  return s.rq[cpu].curr == kIdle && rq_nr_running(s, cpu) == 0 && !newidle_after_task(s, cpu);
+}
 // available_idle_cpu (kernel/sched/core.c v5.15): idle_cpu and not a preempted
 // vCPU (never, in the model).
 inline bool available_idle_cpu(const Sched& s, CpuId cpu) { return idle_cpu(s, cpu); }

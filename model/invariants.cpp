@@ -7,6 +7,7 @@
 
 #include "arith/pelt_tables.h"
 #include "arith/weights.h"
+#include "balance.h"
 #include "sched.h"
 #include "sim.h"
 
@@ -137,7 +138,9 @@ void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
                          t.name.c_str(), int(e.on_rq), f.nodes, int(f.own_curr)));
 }
 
-// rq->cfs_tasks (model/cfs_tasks.h) links exactly the tasks queued on the CPU.
+// rq->cfs_tasks (model/cfs_tasks.h) links exactly the tasks queued on the
+// CPU: walked from the head, every link is mutual and every task on it is
+// queued there (per CPU); every queued task is linked in (per task).
 void cfs_tasks_list(Ctx& x, const Rq& r) {
   const Sched& s = x.s;
   std::size_t n = 0;
@@ -148,15 +151,21 @@ void cfs_tasks_list(Ctx& x, const Rq& r) {
       return x.fail(fmt("cpu%d: cfs_tasks links %s (%s, on cpu%d) at position %zu wrongly", r.cpu.v, k.name.c_str(),
                         state_name(k.state).c_str(), k.cpu.v, n));
   }
-  if (prev != r.cfs_tasks_tail || n != s.cfs[r.cfs].h_nr_running)
-    x.fail(fmt("cpu%d: cfs_tasks has %zu tasks for h_nr_running %u", r.cpu.v, n, s.cfs[r.cfs].h_nr_running));
+  if (prev != r.cfs_tasks_tail) x.fail(fmt("cpu%d: cfs_tasks' tail is not its last task", r.cpu.v));
+}
+void task_on_cfs_tasks(Ctx& x, TaskId id, const Task& t) {
+  const Rq& r = x.s.rq[t.cpu];
+  const bool linked = t.lb_prev || r.cfs_tasks_head == id;
+  if (task_on_rq_queued(t) != linked)
+    x.fail(fmt("%s task %s is %son cpu%d's cfs_tasks", state_name(t.state).c_str(), t.name.c_str(),
+               linked ? "" : "not ", t.cpu.v));
 }
 
 void curr_chain(Ctx& x, const Rq& r) {
   const Sched& s = x.s;
   const CfsRq& root = s.cfs[r.cfs];
-  if (!r.curr) {
-    if (root.nr_running != 0 || root.curr)
+  if (!r.curr) {  // tasks may arrive while a newidle balance runs (model/balance.h)
+    if ((root.nr_running != 0 && !newidle_walking(s, r.cpu)) || root.curr)
       x.fail(fmt("cpu%d is idle with nr_running %u and root curr %s", r.cpu.v, root.nr_running,
                            x.entity(root.curr).c_str()));
     return;
@@ -304,10 +313,11 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = group_entity_queued_iff_busy},
     {.info = {"curr-chain",
               "a CPU runs a task iff the task's entities are curr at every level up to the root; an idle CPU has "
-              "nothing queued"},
+              "nothing queued, unless it is in a newidle balance"},
      .task = running_task_is_curr,
      .cpu = curr_chain},
     {.info = {"cfs-tasks-list", "a CPU's cfs_tasks list (load balancing's) links exactly the tasks queued on it"},
+     .task = task_on_cfs_tasks,
      .cpu = cfs_tasks_list},
     {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024; "
               "v4.4: 1047, 1024 (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},

@@ -175,7 +175,7 @@ class Parser {
       if (!k)
         fail(kv.key_col, "unknown setting " + quote(kv.key) +
                              " (expected hz, latency, min_granularity, wakeup_granularity, idle_min_granularity, "
-                             "migration_cost, nr_latency, nr_migrate, scaling)");
+                             "migration_cost, nr_latency, nr_migrate, newidle_cost, scaling)");
       uint64_t v = 0;
       switch (k->kind) {
         case ValueKind::duration: v = duration(kv.value, kv.value_col, kv.key, k->lo, k->hi); break;

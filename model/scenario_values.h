@@ -22,7 +22,7 @@ struct SettingKey {
   ValueKind kind;
   uint64_t lo, hi;
 };
-constexpr std::array<SettingKey, 9> kSettingKeys = {{
+constexpr std::array<SettingKey, 10> kSettingKeys = {{
     {"hz", ValueKind::count, 1, 10000},
     {"latency", ValueKind::duration, 100'000, kSec},
     {"min_granularity", ValueKind::duration, 100'000, kSec},
@@ -31,6 +31,7 @@ constexpr std::array<SettingKey, 9> kSettingKeys = {{
     {"migration_cost", ValueKind::duration, 0, kSec},
     {"nr_latency", ValueKind::count, 1, 1u << 20},
     {"nr_migrate", ValueKind::count, 0, 1u << 20},
+    {"newidle_cost", ValueKind::duration, 0, 1'000'000},  // the model's, per CPU of a domain (model/balance.h)
     {"scaling", ValueKind::scaling, 0, 2},
 }};
 const SettingKey* setting_key(std::string_view name);  // nullptr when unknown

@@ -245,6 +245,11 @@ struct Counters {
   // tasks placed away from the CPU they were forked on (__set_task_cpu, not a
   // migration in the kernel's counts).
   uint64_t periodic_migrations = 0, newidle_migrations = 0, active_migrations = 0, fork_placements_away = 0;
+  // Newidle balance (model/balance.h): walks that balanced a domain, the
+  // domains balanced, tasks that arrived on a CPU during its walk, and the
+  // time from each walk's first arrival to the walk's end (sum and max).
+  uint64_t newidle_walks = 0, newidle_domains = 0, newidle_arrivals = 0;
+  Nanos newidle_arrival_wait_ns = 0, newidle_arrival_wait_max_ns = 0;
   uint64_t enqueues = 0, dequeues = 0, reweights = 0;
   // update_tg_load_avg: the updates of tg->load_avg of every group but the
   // root, of the root, and the root's calls skipped (root_tg_load_avg_skip).

@@ -48,6 +48,7 @@ std::string apply_setting(Sched& sch, const Setting& s) {
   else if (s.key == "migration_cost") tun.migration_cost_ns = v;
   else if (s.key == "nr_latency") tun.nr_latency = v;
   else if (s.key == "nr_migrate") tun.nr_migrate = static_cast<uint32_t>(v);
+  else if (s.key == "newidle_cost") tun.newidle_cost_per_cpu_ns = v;
   else if (s.key != "scaling") error = "unknown setting '" + s.key + "'";
   if (gran && sch.era.sysctl_recomputes_nr_latency) tun.recompute_nr_latency();
   return error;
@@ -275,6 +276,13 @@ bool Sim::handle(const Event& e) {
       else if (t.state == TaskState::runnable) t.deadline_passed = true;
       return true;
     }
+    case EvKind::newidle: {  // a newidle walk's domain balance is done (model/balance.h)
+      const CpuId cpu(e.id);
+      if (e.gen != s_.lb.walk[cpu].gen || !newidle_walking(s_, cpu)) return false;
+      s_.now = e.t;
+      if (newidle_balance_done(s_, cpu)) resched_curr(s_, cpu);
+      return true;
+    }
     case EvKind::wake: {
       const TaskId task(e.id);
       const Task& t = s_.tasks[task];
@@ -304,6 +312,12 @@ void Sim::resched_pending() {
       }
     }
   }
+  CpuMask& walks = s_.lb.walk_event;  // newidle walks that started a domain's balance
+  for (std::size_t c = walks._Find_first(); c < walks.size(); c = walks._Find_next(c)) {
+    const NewidleWalk& w = s_.lb.walk[CpuId(c)];
+    events_.push({w.at, EvKind::newidle, static_cast<int32_t>(c), w.gen});
+  }
+  walks.reset();
 }
 
 void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
@@ -331,7 +345,7 @@ void Sim::run_until(Nanos t) {
     events_.pop();
     if (!handle(e)) continue;
     s_.counters.events++;
-    static constexpr std::string_view kKinds[] = {"stop", "deadline", "wake-timer", "tick"};
+    static constexpr std::string_view kKinds[] = {"stop", "deadline", "wake-timer", "tick", "newidle"};
     after_step(kKinds[static_cast<int>(e.kind)], e.id, nullptr);
     if (opt_.progress && s_.counters.events % kProgressEvery == 0) opt_.progress(*this);
   }

@@ -20,6 +20,9 @@ struct Tunables {
   uint64_t migration_cost_ns = 500'000;
   uint64_t nr_latency = 8;  // sched_nr_latency
   uint32_t nr_migrate = 32;
+  // Not the kernel's: the time a newidle balance of a domain takes per CPU of
+  // its span (model/balance.h; the kernel measures it with sched_clock_cpu).
+  uint64_t newidle_cost_per_cpu_ns = 200;
   uint32_t hz = 1000;
   TunableScaling scaling = TunableScaling::log;
 

@@ -66,7 +66,7 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
                   : is_sim_kind(claim.kind)  ? prove_sim(claim, config)
                                              : prove_loop_equals_fls(claim, config);
   r.claim = std::string(claim.id);
-  r.conjecture = is_sim_kind(claim.kind) ? std::string(kSimLemma)
+  r.conjecture = is_sim_kind(claim.kind) ? std::string(sim_lemma(claim))
                                          : "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
   r.counterexample.claim = r.claim;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -17,6 +17,19 @@ inline constexpr std::string_view kSimLemma =
     "forall 64-bit load_avg, tg_load_avg_contrib, tg->load_avg, force and is_root: update_tg_load_avg with "
     "skip_root = is_root && root_tg_load_avg_skip gives a non-root group's results unchanged by the feature, and "
     "with the skip leaves the root's contribution and tg->load_avg alone and reports no update";
+// newidle-stop/no-later-wakeup: the walk's stop test (newidle_walk_stops,
+// model/arith/balance.h, as model/balance.cpp calls it) over a walk of
+// kNewidleLevels domains with symbolic per-domain costs, pulls and rq
+// lengths (each domain's outcome the same in both walks): the walk with the
+// stop balances a prefix of the domains the walk without it balances, so a
+// task waiting from the walk's start waits no longer. Passed (not proved) for
+// the claim: that the first difference of two runs is such a stop is tested.
+inline constexpr unsigned kNewidleLevels = 6;
+inline constexpr std::string_view kNewidleLemma =
+    "forall per-domain costs c[d] < 2^40, pulled_task[d] and nr_running[d] (d < 6): the domains the walk with "
+    "the stop balances are a prefix of those the walk without it balances, and their total cost is no larger";
+// The lemma a simulation claim's proof states.
+std::string_view sim_lemma(const Claim& claim);
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config);
 
 }  // namespace cfsv::proofs

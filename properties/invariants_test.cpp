@@ -76,6 +76,7 @@ std::vector<Corruption> corruptions() {
       {"pelt-attached-once", kCpu1, [=](Sim& sim) { sim.mutable_entity(se_of(sim, "z")).pelt.attached = CfsRqId{}; }},
       {"pelt-removed-once", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
       {"tg-load-avg-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
+      {"cfs-tasks-list", kCpu1, [=](Sim& sim) { sim.mutable_task(sim.task_index("c")).lb_next = sim.task_index("c"); }},
   };
 }
 

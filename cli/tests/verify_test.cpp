@@ -198,7 +198,7 @@ TEST(Verify, JsonIsValidAndMatches) {
 TEST(Verify, JsonCarriesACounterexampleAsDataAndNullWithoutOne) {
   EngineResult refuted = res(Verdict::refuted, "sched_slice 4922 ns < min_granularity 2250000 ns");
   refuted.counterexample = {"fake/refuted", refuted.detail, "how", {{"depth", "2"}, {"era", "v5.7"}},
-                            {{{"weight", "1048576"}}, {{"weight", "-3"}}}};
+                            {{{"weight", "1048576"}}, {{"weight", "-3"}}}, ""};
   const std::vector<EngineCheck> engines = {
       fake(Engine::proofs, {{"fake/holds", res(Verdict::proved)}, {"fake/refuted", refuted}})};
   const std::string file = write_temp(".json", json(run_verify(kClaims, engines, CheckConfig{})));

@@ -142,6 +142,14 @@ inline Imbalance find_busiest_group_verdict(const ImbalanceEnv& env, SdLbStats& 
   return calculate_imbalance(env, sds);
 }
 
+// newidle_balance's test after each domain (kernel/sched/fair.c v5.15): the
+// walk stops after a pull, or, with seed 002's patch (v3.13+;
+// stop_on_runnable), once the rq has a runnable task.
+template <class V> auto newidle_walk_stops(const V& pulled_task, const V& nr_running, bool stop_on_runnable) {
+  const auto pulled = pulled_task != V(0);
+  return stop_on_runnable ? (pulled || nr_running != V(0)) : pulled;
+}
+
 // shr_bound (kernel/sched/fair.c v5.15): val >> shift, the shift capped at 63.
 inline uint64_t shr_bound(uint64_t val, unsigned shift) { return val >> std::min(shift, 63u); }
 
