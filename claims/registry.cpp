@@ -1,5 +1,6 @@
 // The claims: one record each (claims/claim.h). A claim of an existing kind
 // needs nothing else: every engine checks it by its kind and domain.
+#include "claims/balance_case.h"
 #include "claims/claim.h"
 
 namespace cfsv {
@@ -17,6 +18,9 @@ Domain pelt(std::vector<PeltEra> eras, uint64_t util_limit = 1024) {
   return Domain{.pelt = {std::move(eras), util_limit}};
 }
 using P = PeltEra;
+
+// A balancing claim's domain: these levels, groups of up to 4 CPUs and 4 entities per CPU.
+Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 4}}; }
 
 }  // namespace
 
@@ -100,6 +104,17 @@ std::span<const Claim> all_claims() {
        K::sim_unobservable,
        Domain{.sim = {"v5.15", {{F::root_tg_load_avg_skip, false}}, {{F::root_tg_load_avg_skip, true}}}},
        FeatureSet{F::root_tg_load_avg_skip}, Shape::none, Expect::holds},
+      {"lb-imbalance/no-reversal-load", "calculate_imbalance (v5.15)",
+       "a migrate_load verdict's X moved from the busiest group to the local one leaves local's avg_load at most "
+       "busiest's (and X at most busiest's load)",
+       K::lb_no_reversal_load, balance(v5_15_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-imbalance/no-reversal-tasks", "calculate_imbalance (v5.15)",
+       "a migrate_task verdict's X > 1 is at most half the running-task gap or half the idle-CPU gap between the "
+       "busiest group and the local one",
+       K::lb_no_reversal_tasks, balance(v5_15_levels()), FeatureSet{}, Shape::none, Expect::holds},
+      {"lb-imbalance/no-reversal-tasks-pkg-no-prefer", "calculate_imbalance (v5.15), a level v5.15 does not build",
+       "as no-reversal-tasks, on a level with SD_SHARE_PKG_RESOURCES and no prefer_sibling over groups of 1..4 CPUs",
+       K::lb_no_reversal_tasks, balance(pkg_no_prefer_levels()), FeatureSet{}, Shape::none, Expect::refuted},
   };
   return kClaims;
 }

@@ -41,7 +41,10 @@ template <class V, class E> auto lb_enum(E e) {
 }
 template <class V> LbBool<V> lb_bool(bool b) { return V(b) == V(1); }
 template <class V> typename LbRepr<V>::Long lb_long(const V& v) { return static_cast<typename LbRepr<V>::Long>(v); }
-template <class V> V lb_value(const typename LbRepr<V>::Long& v) { return V(static_cast<uint64_t>(v)); }
+template <class V> V lb_value(const typename LbRepr<V>::Long& v) {
+  if constexpr (std::is_same_v<V, uint64_t>) return static_cast<uint64_t>(v);
+  else return v;
+}
 
 // select() for the model's enums and long (the Sym overloads are proofs/').
 template <class E>

@@ -1,0 +1,73 @@
+#include "proofs/balance_proofs.h"
+
+#include <string>
+
+#include "claims/check.h"
+#include "proofs/bridge.h"
+#include "proofs/sym_reader.h"
+#include "proofs/symbolic.h"
+
+namespace cfsv::proofs {
+
+namespace {
+
+std::string label(const BalanceCase<Sym>& c) {
+  static constexpr const char* kIdle[] = {"idle", "not_idle", "newly_idle"};
+  return "level " + std::string(c.level.name) + ", " + kIdle[static_cast<unsigned>(c.idle)] + ", " +
+         std::to_string(c.groups.size()) + " groups";
+}
+
+// The case Z3's model gives: every group's figures, re-classified on uint64_t.
+BalanceCase<uint64_t> evaluate(const BalanceCase<Sym>& c, const z3::model& m) {
+  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
+  BalanceCase<uint64_t> out{c.level, c.idle, {}, {}};
+  for (std::size_t i = 0; i < c.groups.size(); ++i) {
+    const SgWakeupStats<Sym>& v = c.groups[i].v;
+    const SgWakeupStats<uint64_t> raw{at(v.group_load),       at(v.group_util),       at(v.group_runnable),
+                                      at(v.group_capacity),   0,                      at(v.sum_nr_running),
+                                      at(v.sum_h_nr_running), at(v.idle_cpus),        at(v.group_weight)};
+    out.sgc_imbalance.push_back(at(c.sgc_imbalance[i]));
+    out.groups.push_back(lb_group(c.level, raw, out.sgc_imbalance.back()));
+  }
+  return out;
+}
+
+}  // namespace
+
+ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
+  const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
+  ProofResult res;
+  std::vector<std::string> unknown;
+  z3::context ctx;  // one for every query
+  ContextScope scope(ctx);
+  std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{};
+  while (path) {
+    SymReader reader(std::move(*path));
+    const BalanceCase<Sym> c = decode_balance_case(reader, claim.domain);
+    path = reader.next();
+    const std::string where = label(c);
+    const z3::expr negated = reader.domain() && !balance_holds(claim.kind, run_balance(c)).expr();
+    const BridgeResult br = find(negated, timeout_ms);
+    res.queries.push_back({where, br.outcome, br.seconds});
+    res.seconds += br.seconds;
+    if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
+    if (br.outcome != Outcome::refuted) continue;
+    const BalanceCase<uint64_t> concrete = evaluate(c, *br.model);
+    const std::optional<Counterexample> cx = check_balance_case(claim, concrete);
+    if (!cx) {
+      res.outcome = Outcome::unknown;
+      res.detail = "BUG: Z3's model and the uint64_t model disagree: the claim holds on uint64_t at " +
+                   format_counterexample(balance_counterexample(claim, concrete));
+      return res;
+    }
+    res.outcome = Outcome::refuted;
+    res.counterexample = *cx;
+    res.counterexample.note = "the first one Z3 found; " + where;
+    res.detail = cx->summary;
+    return res;
+  }
+  conclude(res, unknown);
+  return res;
+}
+
+}  // namespace cfsv::proofs
