@@ -22,8 +22,10 @@
 //  - sgc->imbalance either way; group_type from group_classify, avg_load
 //    computed for an overloaded group only, as update_sg_lb_stats does.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "claims/claim.h"
@@ -54,16 +56,30 @@ inline std::vector<LbLevel> pkg_no_prefer_levels() {
   return {{"pkg-no-prefer", 117, true, false, false, false}, {"pkg-numa-no-prefer", 117, true, true, false, false}};
 }
 
+// A case: its level is one of `levels` (the domain's levels with one
+// imbalance_pct, a structural choice), picked by the value `level`, which
+// selects its flags.
 template <class V> struct BalanceCase {
-  LbLevel level;
-  CpuIdleType idle = CpuIdleType::not_idle;
+  std::vector<LbLevel> levels;
+  V level{0};
+  V idle{0};  // enum cpu_idle_type's value
+  LbBool<V> share_pkg_resources = lb_bool<V>(false), numa = lb_bool<V>(false), prefer_sibling = lb_bool<V>(false),
+            one_cpu_groups = lb_bool<V>(false);
   std::vector<SgLbStatsT<V>> groups;  // the local group first
   std::vector<V> sgc_imbalance;       // 0 or 1, per group
 };
 
+// A flag of the level `index` selects among `levels`.
+template <class V> LbBool<V> level_flag(const std::vector<LbLevel>& levels, const V& index, bool LbLevel::*flag) {
+  LbBool<V> f = lb_bool<V>(levels.front().*flag);
+  for (std::size_t i = 1; i < levels.size(); ++i) f = (index == V(i) && lb_bool<V>(levels[i].*flag)) || (index != V(i) && f);
+  return f;
+}
+
 // A group's type and avg_load from its figures, as update_sg_lb_stats ends.
-template <class V> SgLbStatsT<V> lb_group(const LbLevel& level, const SgWakeupStats<V>& v, const V& sgc_imbalance) {
-  SgLbStatsT<V> sgs{v, group_classify<V>(V(level.imbalance_pct), sgc_imbalance == V(1), v)};
+template <class V>
+SgLbStatsT<V> lb_group(uint32_t imbalance_pct, const SgWakeupStats<V>& v, const V& sgc_imbalance) {
+  SgLbStatsT<V> sgs{v, group_classify<V>(V(imbalance_pct), sgc_imbalance == V(1), v)};
   sgs.v.avg_load = select_lazy(
       sgs.type == lb_enum<V>(GroupType::overloaded),
       [&] { return v.group_load * V(kSchedCapacityScale) / v.group_capacity; }, [] { return V(0); });
@@ -82,12 +98,13 @@ typename R::value_type either_end(R& r, const typename R::value_type& hi, uint64
 }
 
 template <Reader R>
-SgLbStatsT<typename R::value_type> decode_lb_group(R& r, const BalanceDomain& d, const LbLevel& level,
+SgLbStatsT<typename R::value_type> decode_lb_group(R& r, const BalanceDomain& d,
+                                                   const BalanceCase<typename R::value_type>& c,
                                                    typename R::value_type& sgc_imbalance) {
   using V = typename R::value_type;
-  const uint64_t w_max = level.one_cpu_groups ? 1 : d.max_group_cpus, t = d.max_tasks_per_cpu;
+  const uint64_t w_max = d.max_group_cpus, t = d.max_tasks_per_cpu;
   SgWakeupStats<V> v;
-  v.group_weight = r.range(1, w_max);
+  v.group_weight = r.range(V(1), select(c.one_cpu_groups, V(1), V(w_max)), w_max);
   v.idle_cpus = r.range(V(0), v.group_weight, w_max);
   v.sum_nr_running = r.range(V(0), (v.group_weight - v.idle_cpus) * V(t), w_max * t);
   v.sum_h_nr_running = r.range(V(0), v.sum_nr_running, w_max * t);
@@ -97,18 +114,28 @@ SgLbStatsT<typename R::value_type> decode_lb_group(R& r, const BalanceDomain& d,
   v.group_runnable = either_end(r, v.group_weight * V(t * kSchedCapacityScale), w_max * t * kSchedCapacityScale);
   v.group_load = r.range(V(0), v.group_weight * V(t * kFairMaxShares), w_max * t * kFairMaxShares);
   sgc_imbalance = r.range(0, 1);
-  return lb_group(level, v, sgc_imbalance);
+  return lb_group(c.levels.front().imbalance_pct, v, sgc_imbalance);
 }
 
 template <Reader R> BalanceCase<typename R::value_type> decode_balance_case(R& r, const Domain& d) {
   using V = typename R::value_type;
+  std::vector<uint32_t> pcts;  // the levels' imbalance_pct values, in order
+  for (const LbLevel& l : d.balance.levels)
+    if (std::find(pcts.begin(), pcts.end(), l.imbalance_pct) == pcts.end()) pcts.push_back(l.imbalance_pct);
   BalanceCase<V> c;
-  c.level = d.balance.levels[r.choose(d.balance.levels.size())];
-  c.idle = static_cast<CpuIdleType>(r.choose(3));
+  const uint32_t pct = pcts[r.choose(pcts.size())];
+  for (const LbLevel& l : d.balance.levels)
+    if (l.imbalance_pct == pct) c.levels.push_back(l);
   const std::size_t groups = 3 - r.choose(2);  // three first: a domain average apart from both
+  c.level = r.range(0, c.levels.size() - 1);
+  c.idle = r.range(0, 2);
+  c.share_pkg_resources = level_flag(c.levels, c.level, &LbLevel::share_pkg_resources);
+  c.numa = level_flag(c.levels, c.level, &LbLevel::numa);
+  c.prefer_sibling = level_flag(c.levels, c.level, &LbLevel::prefer_sibling);
+  c.one_cpu_groups = level_flag(c.levels, c.level, &LbLevel::one_cpu_groups);
   for (std::size_t i = 0; i < groups; ++i) {
     V imbalance(0);
-    c.groups.push_back(decode_lb_group(r, d.balance, c.level, imbalance));
+    c.groups.push_back(decode_lb_group(r, d.balance, c, imbalance));
     c.sgc_imbalance.push_back(imbalance);
   }
   return c;
@@ -123,9 +150,14 @@ template <class V> struct BalanceOutcome {
 template <class V> BalanceOutcome<V> run_balance(const BalanceCase<V>& c) {
   SdLbStatsT<V> sds;
   for (std::size_t i = 0; i < c.groups.size(); ++i) update_sd_lb_stats_group(sds, c.groups[i], i == 0);
-  sds.prefer_sibling = c.level.prefer_sibling;
+  sds.prefer_sibling = c.prefer_sibling;
   SdLbStatsT<V> work = sds;
-  const ImbalanceEnv env{c.idle, c.level.imbalance_pct, c.level.share_pkg_resources, c.level.numa};
+  ImbalanceEnvT<V> env;
+  if constexpr (std::is_same_v<V, uint64_t>) env.idle = static_cast<CpuIdleType>(c.idle);
+  else env.idle = c.idle;
+  env.imbalance_pct = c.levels.front().imbalance_pct;
+  env.share_pkg_resources = c.share_pkg_resources;
+  env.numa = c.numa;
   ImbalanceT<V> verdict = find_busiest_group_verdict(env, work);
   return {sds, verdict};
 }

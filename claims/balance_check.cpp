@@ -67,7 +67,9 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
   const BalanceOutcome<uint64_t> o = run_balance(c);
   Counterexample cx;
   cx.claim = std::string(claim.id);
-  cx.values = {{"level", std::string(c.level.name)}, {"idle", std::string(idle_name(c.idle))}};
+  const std::string level(c.levels[c.level].name);
+  const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
+  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}};
   for (std::size_t i = 0; i < c.groups.size(); ++i) {  // one line of values: local_*, group1_*, group2_*
     const SgLbStats& g = c.groups[i];
     const std::string p = i ? "group" + dec(i) + "_" : "local_";
@@ -97,9 +99,8 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
   cx.values.push_back({"migration_type", std::string(migration_name(o.verdict.type))});
   cx.values.push_back({"imbalance", dec(x)});
   const std::string move = move_summary(claim.kind, o, x, cx.values);
-  cx.summary = std::string(migration_name(o.verdict.type)) + " " + dec(x) + ": " + move + " (level " +
-               std::string(c.level.name) + ", " + std::string(idle_name(c.idle)) + ", " + dec(c.groups.size()) +
-               " groups)";
+  cx.summary = std::string(migration_name(o.verdict.type)) + " " + dec(x) + ": " + move + " (level " + level + ", " +
+               std::string(idle_name(idle)) + ", " + dec(c.groups.size()) + " groups)";
   return cx;
 }
 

@@ -40,8 +40,12 @@ std::vector<uint64_t> group(uint64_t w, uint64_t idle, uint64_t nr, uint64_t cap
   return {w, idle, nr, nr, 0, cap - w, 0, util, 0, runnable, load, 0};
 }
 
-std::vector<uint64_t> case_of(uint64_t level, uint64_t idle, const std::vector<std::vector<uint64_t>>& groups) {
-  std::vector<uint64_t> out = {level, idle, 3 - groups.size()};
+// level: the index among the domain's levels of imbalance_pct 117 (the first
+// structural choice: 117 is the second value of v5_15_levels(), the first of
+// pkg_no_prefer_levels()).
+std::vector<uint64_t> case_of(uint64_t pct_choice, uint64_t level, uint64_t idle,
+                              const std::vector<std::vector<uint64_t>>& groups) {
+  std::vector<uint64_t> out = {pct_choice, 3 - groups.size(), level, idle};
   for (const auto& g : groups) out.insert(out.end(), g.begin(), g.end());
   return out;
 }
@@ -51,14 +55,14 @@ std::optional<Counterexample> check(const char* id, const std::vector<uint64_t>&
   return check_case(*claim_by_id(id), r, Budget::smoke);
 }
 
-// Level 3 of v5_15_levels() is die (prefer_sibling, no SD_SHARE_PKG_RESOURCES).
-constexpr uint64_t kDie = 3, kMc = 1, kNotIdle = 1, kIdle = 0;
+// v5_15_levels() of imbalance_pct 117: mc, mc-over-smt, die, numa, numa-over-numa.
+constexpr uint64_t kV515Pct117 = 1, kMc = 0, kMcOverSmt = 1, kDie = 2, kNotIdle = 1, kIdle = 0;
 
 TEST(BalanceClaims, AFullyBusyLocalGroupAboveTheDomainAverageReceivesLoadPastTheBusiestGroup) {
   // local fully busy at avg_load 500, busiest overloaded at 600, a third
   // group idle: sds->avg_load 366 < local's, so (sds->avg_load -
   // local->avg_load) wraps and min() takes (600 - 366) * 1024 / 1024 = 234.
-  const std::vector<uint64_t> c = case_of(kDie, kNotIdle,
+  const std::vector<uint64_t> c = case_of(kV515Pct117, kDie, kNotIdle,
                                           {group(1, 0, 1, 1024, 1024, 1024, 500), group(1, 0, 2, 1024, 1024, 2048, 600),
                                            group(1, 1, 0, 1024, 0, 0, 0)});
   const std::optional<Counterexample> cx = check("lb-imbalance/no-reversal-load", c);
@@ -73,7 +77,7 @@ TEST(BalanceClaims, AFullyBusyLocalGroupAboveTheDomainAverageReceivesLoadPastThe
   EXPECT_EQ(value_of(cx->values, "busiest_avg_load_after"), "366");
   // With only two groups the domain's average lies between them: no reversal.
   const std::vector<uint64_t> two = case_of(
-      kDie, kNotIdle, {group(1, 0, 1, 1024, 1024, 1024, 500), group(1, 0, 2, 1024, 1024, 2048, 600)});
+      kV515Pct117, kDie, kNotIdle, {group(1, 0, 1, 1024, 1024, 1024, 500), group(1, 0, 2, 1024, 1024, 2048, 600)});
   EXPECT_FALSE(check("lb-imbalance/no-reversal-load", two));
 }
 
@@ -85,17 +89,17 @@ TEST(BalanceClaims, TheIdleCpuDifferenceWrapsOnlyOnASharedCacheLevelWithoutPrefe
                                               group(4, 2, 6, 4096, 2048, 12000, 6000)};
   };
   // pkg_no_prefer_levels()[0]: SD_SHARE_PKG_RESOURCES alone.
-  const std::optional<Counterexample> cx = check("lb-imbalance/no-reversal-tasks-pkg-no-prefer", case_of(0, kIdle, groups()));
+  const std::optional<Counterexample> cx = check("lb-imbalance/no-reversal-tasks-pkg-no-prefer", case_of(0, 0, kIdle, groups()));
   ASSERT_TRUE(cx);
   EXPECT_EQ(value_of(cx->values, "migration_type"), "migrate_task");
   EXPECT_EQ(value_of(cx->values, "imbalance"), "2147483647");
   // With prefer_sibling (v5.15's mc-over-smt) the running-task difference is halved instead.
-  EXPECT_FALSE(check("lb-imbalance/no-reversal-tasks", case_of(2, kIdle, groups())));
+  EXPECT_FALSE(check("lb-imbalance/no-reversal-tasks", case_of(kV515Pct117, kMcOverSmt, kIdle, groups())));
 }
 
 TEST(BalanceClaims, V515sSharedCacheLevelsWithoutPreferSiblingHaveSingleCpuGroups) {
   // mc with no SMT below: a group of one CPU, so the nr_running branch.
-  std::vector<uint64_t> c = case_of(kMc, kIdle, {group(1, 0, 1, 1024, 100, 1024, 1000),
+  std::vector<uint64_t> c = case_of(kV515Pct117, kMc, kIdle, {group(1, 0, 1, 1024, 100, 1024, 1000),
                                                   group(1, 0, 4, 1024, 1024, 4096, 4000)});
   EXPECT_FALSE(check("lb-imbalance/no-reversal-tasks", c));
 }

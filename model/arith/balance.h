@@ -27,11 +27,13 @@ enum class CpuIdleType : uint8_t { idle, not_idle, newly_idle };
 template <class V> struct LbRepr {
   using Group = V;
   using Migration = V;
+  using Idle = V;
   using Long = V;  // every env->imbalance v5.15 computes is below 2^63: unsigned is the same
 };
 template <> struct LbRepr<uint64_t> {
   using Group = GroupType;
   using Migration = MigrationType;
+  using Idle = CpuIdleType;
   using Long = int64_t;
 };
 template <class V> using LbBool = decltype(V(0) == V(0));
@@ -77,7 +79,7 @@ template <class V> struct SdLbStatsT {
   LbBool<V> has_busiest = lb_bool<V>(false);
   SgLbStatsT<V> local, busiest{{.idle_cpus = V(UINT32_MAX)}, lb_enum<V>(GroupType::has_spare)};
   V total_load{0}, total_capacity{0}, avg_load{0};
-  bool prefer_sibling = false;
+  LbBool<V> prefer_sibling = lb_bool<V>(false);
 };
 using SdLbStats = SdLbStatsT<uint64_t>;
 
@@ -122,12 +124,13 @@ template <class V> void update_sd_lb_stats_group(SdLbStatsT<V>& sds, const SgLbS
 }
 
 // The domain's flags and the balancing CPU's state that the verdict reads.
-struct ImbalanceEnv {
-  CpuIdleType idle = CpuIdleType::not_idle;
+template <class V> struct ImbalanceEnvT {
+  typename LbRepr<V>::Idle idle = lb_enum<V>(CpuIdleType::not_idle);
   uint32_t imbalance_pct = 117;
-  bool share_pkg_resources = false;  // SD_SHARE_PKG_RESOURCES
-  bool numa = false;                 // SD_NUMA
+  LbBool<V> share_pkg_resources = lb_bool<V>(false);  // SD_SHARE_PKG_RESOURCES
+  LbBool<V> numa = lb_bool<V>(false);                 // SD_NUMA
 };
+using ImbalanceEnv = ImbalanceEnvT<uint64_t>;
 template <class V> struct ImbalanceT {
   typename LbRepr<V>::Migration type = lb_enum<V>(MigrationType::load);
   typename LbRepr<V>::Long imbalance = lb_long(V(0));  // env->imbalance (long)
@@ -146,7 +149,8 @@ template <class C, class V> ImbalanceT<V> select(const C& c, const ImbalanceT<V>
 // catch it); find_busiest_group lets that case through only where a domain
 // has no prefer_sibling and the local group has spare capacity but fewer
 // idle CPUs (docs/balancing.md).
-template <class V> ImbalanceT<V> calculate_imbalance(const ImbalanceEnv& env, SdLbStatsT<V>& sds) {
+template <class V>
+ImbalanceT<V> calculate_imbalance(const std::type_identity_t<ImbalanceEnvT<V>>& env, SdLbStatsT<V>& sds) {
   using I = ImbalanceT<V>;
   SgLbStatsT<V>& local = sds.local;
   const SgLbStatsT<V>& busiest = sds.busiest;
@@ -155,19 +159,19 @@ template <class V> ImbalanceT<V> calculate_imbalance(const ImbalanceEnv& env, Sd
   const auto imbalanced = busiest.type == g(GroupType::imbalanced);
   const auto spare = local.type == g(GroupType::has_spare);
   const auto spare_case = [&] {
-    const auto util_path = busiest.type > g(GroupType::fully_busy) && lb_bool<V>(!env.share_pkg_resources);
+    const auto util_path = busiest.type > g(GroupType::fully_busy) && !env.share_pkg_resources;
     const V util = max(local.v.group_capacity, local.v.group_util) - local.v.group_util;
-    const auto one_task = lb_bool<V>(env.idle != CpuIdleType::not_idle) && util == V(0);
+    const auto one_task = env.idle != lb_enum<V>(CpuIdleType::not_idle) && util == V(0);
     // unsigned int nr_diff = busiest's; lsub_positive(&nr_diff, local's)
     const V nr_busiest = busiest.v.sum_nr_running & V(0xffffffffu);
     const V nr_half = (nr_busiest - min(nr_busiest, local.v.sum_nr_running & V(0xffffffffu))) >> V(1);
     const V idle_half = ((local.v.idle_cpus - busiest.v.idle_cpus) & V(0xffffffffu)) >> V(1);
-    V tasks = select(busiest.v.group_weight == V(1) || lb_bool<V>(sds.prefer_sibling), nr_half, idle_half);
-    if (env.numa)  // adjust_numa_imbalance: a small imbalance stays while the local group is mostly idle
-      tasks = select(allow_numa_imbalance<V>(local.v.sum_nr_running + V(1), local.v.group_weight) && tasks <= V(2),
-                     V(0), tasks);
+    const V tasks = select(busiest.v.group_weight == V(1) || sds.prefer_sibling, nr_half, idle_half);
+    // SD_NUMA: adjust_numa_imbalance, a small imbalance stays while the local group is mostly idle
+    const auto numa_keeps = env.numa && tasks <= V(2) &&
+                            allow_numa_imbalance<V>(local.v.sum_nr_running + V(1), local.v.group_weight);
     return I{select(util_path && !one_task, m(MigrationType::util), m(MigrationType::task)),
-             lb_long(select(util_path, select(one_task, V(1), util), tasks))};
+             lb_long(select(util_path, select(one_task, V(1), util), select(numa_keeps, V(0), tasks)))};
   };
   const auto load_case = [&] {
     const auto below = !imbalanced && !spare && local.type < g(GroupType::overloaded);
@@ -190,7 +194,8 @@ template <class V> ImbalanceT<V> calculate_imbalance(const ImbalanceEnv& env, Sd
 
 // find_busiest_group's verdict (kernel/sched/fair.c v5.15) once
 // update_sd_lb_stats has run: the imbalance to move (0: balanced).
-template <class V> ImbalanceT<V> find_busiest_group_verdict(const ImbalanceEnv& env, SdLbStatsT<V>& sds) {
+template <class V>
+ImbalanceT<V> find_busiest_group_verdict(const std::type_identity_t<ImbalanceEnvT<V>>& env, SdLbStatsT<V>& sds) {
   const SgLbStatsT<V>& local = sds.local;
   const SgLbStatsT<V>& busiest = sds.busiest;
   const auto g = [](GroupType t) { return lb_enum<V>(t); };
@@ -203,10 +208,10 @@ template <class V> ImbalanceT<V> find_busiest_group_verdict(const ImbalanceEnv& 
       [&] { return sds.total_load * V(kSchedCapacityScale) / sds.total_capacity; }, [&] { return sds.avg_load; });
   const auto overloaded_out = local_overloaded && (heavier || local.v.avg_load >= sds.avg_load ||
                                                    V(100) * busiest.v.avg_load <= V(env.imbalance_pct) * local.v.avg_load);
-  const auto force = lb_bool<V>(sds.prefer_sibling) && local.type == g(GroupType::has_spare) &&
+  const auto force = sds.prefer_sibling && local.type == g(GroupType::has_spare) &&
                      busiest.v.sum_nr_running > local.v.sum_nr_running + V(1);
   const auto busy_out = !force && busiest.type != g(GroupType::overloaded) &&
-                        (lb_bool<V>(env.idle == CpuIdleType::not_idle) ||
+                        (env.idle == lb_enum<V>(CpuIdleType::not_idle) ||
                          (busiest.v.group_weight > V(1) && local.v.idle_cpus <= busiest.v.idle_cpus + V(1)) ||
                          busiest.v.sum_h_nr_running == V(1));
   const auto balanced = !sds.has_busiest || (!imbalanced && (lighter || overloaded_out || busy_out));
