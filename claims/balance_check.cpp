@@ -60,19 +60,22 @@ std::string describe_balance_domain(const Claim& c) {
   return s + "; idle, not_idle or newly_idle; 2 or 3 groups of 1.." + w +
          " CPUs as update_sg_lb_stats makes them: idle_cpus <= w, sum_nr_running <= " + t +
          " x busy CPUs, h_nr <= nr, capacity w..1024 w, util <= 1024 w, runnable <= " + t +
-         " x 1024 w, load <= " + t + " x MAX_SHARES w, sgc->imbalance either way";
+         " x 1024 w, load <= " + t + " x MAX_SHARES w, sgc->imbalance either way; a CPU of each group balancing";
 }
 
-Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& c) {
+Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& domain_case) {
+  std::size_t from = 0;  // the first balancing group on which the claim fails (0 if none)
+  while (from + 1 < domain_case.groups.size() && balance_holds(claim.kind, seen_from(domain_case, from))) ++from;
+  const BalanceCase<uint64_t> c = seen_from(domain_case, from);
   const BalanceOutcome<uint64_t> o = run_balance(c);
   Counterexample cx;
   cx.claim = std::string(claim.id);
   const std::string level(c.levels[c.level].name);
   const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
-  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}};
+  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}, {"balancing_group", dec(from)}};
   for (std::size_t i = 0; i < c.groups.size(); ++i) {  // one line of values: local_*, group1_*, group2_*
     const SgLbStats& g = c.groups[i];
-    const std::string p = i ? "group" + dec(i) + "_" : "local_";
+    const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
     cx.values.insert(cx.values.end(), {{p + "type", std::string(group_type_name(g.type))},
                                        {p + "weight", dec(g.v.group_weight)},
                                        {p + "idle_cpus", dec(g.v.idle_cpus)},
@@ -88,7 +91,7 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
   SdLbStats picking;  // which group update_sd_lb_stats picks
   std::string busiest = "none";
   for (std::size_t i = 0; i < c.groups.size(); ++i) {
-    if (i && update_sd_pick_busiest(picking, c.groups[i])) busiest = "group" + dec(i);
+    if (i && update_sd_pick_busiest(picking, c.groups[i])) busiest = "group" + dec((from + i) % c.groups.size());
     update_sd_lb_stats_group(picking, c.groups[i], i == 0);
   }
   const uint64_t x = static_cast<uint64_t>(o.verdict.imbalance);
@@ -105,8 +108,9 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
 }
 
 std::optional<Counterexample> check_balance_case(const Claim& claim, const BalanceCase<uint64_t>& c) {
-  if (balance_holds(claim.kind, run_balance(c))) return std::nullopt;
-  return balance_counterexample(claim, c);
+  for (std::size_t from = 0; from < c.groups.size(); ++from)
+    if (!balance_holds(claim.kind, seen_from(c, from))) return balance_counterexample(claim, c);
+  return std::nullopt;
 }
 
 }  // namespace cfsv

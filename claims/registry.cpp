@@ -19,8 +19,8 @@ Domain pelt(std::vector<PeltEra> eras, uint64_t util_limit = 1024) {
 }
 using P = PeltEra;
 
-// A balancing claim's domain: these levels, groups of up to 4 CPUs and 4 entities per CPU.
-Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 4}}; }
+// A balancing claim's domain: these levels, groups of up to 4 CPUs and 8 entities per CPU.
+Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 8}}; }
 
 }  // namespace
 
