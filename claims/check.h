@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 
+#include "claims/balance_case.h"
 #include "claims/calc_delta_case.h"
 #include "claims/counterexample.h"
 #include "claims/pelt_case.h"
@@ -24,6 +25,11 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
 // nullopt when the PELT claim holds on the case, else its counterexample.
 std::optional<Counterexample> check_pelt_case(const Claim& claim, const PeltCase<uint64_t>& c);
 
+// A balancing claim's case: every group's figures, the verdict and the move.
+Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& c);
+// nullopt when the balancing claim holds on the case, else its counterexample.
+std::optional<Counterexample> check_balance_case(const Claim& claim, const BalanceCase<uint64_t>& c);
+
 // nullopt when the claim holds on the case `r` decodes, else its counterexample.
 template <Reader R>
   requires std::same_as<typename R::value_type, uint64_t>
@@ -35,6 +41,7 @@ std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
     return calc_delta_counterexample(claim, c);
   }
   if (is_sim_kind(claim.kind)) return check_sim_case(claim, decode_sim_case(r, claim));
+  if (is_balance_kind(claim.kind)) return check_balance_case(claim, decode_balance_case(r, claim.domain));
   if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
   return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
 }

@@ -40,17 +40,20 @@ enum class ClaimKind {
   sim_unobservable,
   // ... with the second run's feature making a waiting task run sooner: the
   // first difference is a CPU picking a task that waited on it, which first
-  // runs no later than without the feature; _every: nor does any other task
-  // waiting there (seed 002).
+  // runs no later than without the feature (seed 002).
   sim_first_pick_sooner,
-  sim_no_later_wakeup_every,
+  // Load balancing (claims/balance_case.h): find_busiest_group's verdict on
+  // group statistics update_sg_lb_stats can produce, the move it asks for made.
+  lb_no_reversal_load,   // migrate_load X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
+  lb_no_reversal_tasks,  // migrate_task X > 1: 2X <= the running-task gap or 2X <= the idle-CPU gap
 };
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
 bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/pelt_case.h)
-bool is_sim_kind(ClaimKind k);
-bool is_newidle_stop_kind(ClaimKind k);  // the sim kinds of seed 002 (claims/sim_diff.h)           // decoded by decode_sim_case (claims/sim_diff.h)
+bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/sim_diff.h)
+bool is_newidle_stop_kind(ClaimKind k);  // the sim kind of seed 002 (claims/sim_diff.h)
+bool is_balance_kind(ClaimKind k);       // decoded by decode_balance_case (claims/balance_case.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 
 // PELT's arithmetic as the profiles of the same names have it
@@ -77,6 +80,27 @@ struct SimDomain {
   bool operator==(const SimDomain&) const = default;
 };
 
+// A sched_domain level as v5.15's sd_init and build_sched_domains make it:
+// what find_busiest_group reads of it (claims/balance_case.h).
+struct LbLevel {
+  std::string_view name;
+  uint32_t imbalance_pct = 117;
+  bool share_pkg_resources = false;  // SD_SHARE_PKG_RESOURCES
+  bool numa = false;                 // SD_NUMA
+  bool prefer_sibling = false;       // sds->prefer_sibling: the child level's SD_PREFER_SIBLING
+  bool one_cpu_groups = false;       // its groups are single CPUs (SMT; MC with no SMT level below)
+  bool operator==(const LbLevel&) const = default;
+};
+
+// What a balancing claim quantifies over: a level, the balancing CPU's idle
+// type, and two or three groups of at most max_group_cpus CPUs.
+struct BalanceDomain {
+  std::vector<LbLevel> levels;
+  unsigned max_group_cpus = 4;
+  unsigned max_tasks_per_cpu = 4;  // queued or blocked entities per CPU (nr_running, load, runnable)
+  bool operator==(const BalanceDomain&) const = default;
+};
+
 // The weights on the task's path a slice claim ranges over.
 enum class Weights {
   any,               // a task of any nice level; every other entity a task or a group entity of
@@ -87,7 +111,8 @@ enum class Weights {
 std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
 
 // What a claim quantifies over. Slice claims use every field but `pelt`;
-// calc-delta claims only `eras`; PELT claims only `pelt`; simulation claims only `sim`.
+// calc-delta claims only `eras`; PELT claims only `pelt`; simulation claims only `sim`;
+// balancing claims only `balance`.
 struct Domain {
   unsigned min_depth = 1, max_depth = 3;             // cfs_rq levels on the task's path
   PerBudget<uint64_t> max_tasks = {1000, 1000, 1000};  // tasks on the rq, the task counted as queued
@@ -96,6 +121,7 @@ struct Domain {
   std::vector<Era> eras = {Era::v5_7};  // the arithmetic, each era checked
   PeltDomain pelt = {};
   SimDomain sim = {};
+  BalanceDomain balance = {};
   bool operator==(const Domain&) const = default;
 };
 

@@ -1,5 +1,6 @@
 // The claims: one record each (claims/claim.h). A claim of an existing kind
 // needs nothing else: every engine checks it by its kind and domain.
+#include "claims/balance_case.h"
 #include "claims/claim.h"
 
 namespace cfsv {
@@ -30,6 +31,8 @@ Domain newidle_stop() {
                         Topology{2, 2, 2},
                         {{"newidle_cost", 20'000}}}};
 }
+// A balancing claim's domain: these levels, groups of up to 4 CPUs and 8 entities per CPU.
+Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 8}}; }
 
 }  // namespace
 
@@ -118,6 +121,17 @@ std::span<const Claim> all_claims() {
        "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",
        K::sim_first_pick_sooner, newidle_stop(), FeatureSet{F::newidle_stop_on_runnable}, Shape::none,
        Expect::holds},
+      {"lb-imbalance/no-reversal-load", "calculate_imbalance (v5.15)",
+       "a migrate_load verdict's X moved from the busiest group to the local one leaves local's avg_load at most "
+       "busiest's (and X at most busiest's load)",
+       K::lb_no_reversal_load, balance(v5_15_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-imbalance/no-reversal-tasks", "calculate_imbalance (v5.15)",
+       "a migrate_task verdict's X > 1 is at most half the running-task gap or half the idle-CPU gap between the "
+       "busiest group and the local one",
+       K::lb_no_reversal_tasks, balance(v5_15_levels()), FeatureSet{}, Shape::none, Expect::holds},
+      {"lb-imbalance/no-reversal-tasks-pkg-no-prefer", "calculate_imbalance (v5.15), a level v5.15 does not build",
+       "as no-reversal-tasks, on a level with SD_SHARE_PKG_RESOURCES and no prefer_sibling over groups of 1..4 CPUs",
+       K::lb_no_reversal_tasks, balance(pkg_no_prefer_levels()), FeatureSet{}, Shape::none, Expect::refuted},
   };
   return kClaims;
 }

@@ -44,7 +44,8 @@ int list_targets(const std::string& bin_dir) {
     std::printf("  %-24s %-9s seed corpus: %s (%zu inputs)\n", t.c_str(), built ? "built" : "not built",
                 corpus.empty() ? "none" : corpus.c_str(), corpus.empty() ? 0 : fuzz::count_files(corpus));
   }
-  for (std::string_view target : {"fuzz_slice_claims", "fuzz_pelt_claims", "fuzz_sim_claims"}) {
+  for (std::string_view target :
+       {"fuzz_slice_claims", "fuzz_pelt_claims", "fuzz_sim_claims", "fuzz_balance_claims"}) {
     std::printf("%.*s takes --claim ID or FAMILY:", int(target.size()), target.data());
     for (const Claim& c : all_claims())
       if (fuzz_target(c.kind) == target) std::printf(" %.*s", int(c.id.size()), c.id.data());
@@ -177,7 +178,8 @@ int cmd_fuzz(int argc, char** argv) {
       .option("seed", &seed, "N", "libFuzzer seed (default 1; printed)")
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
       .option("claim", &claim, "ID",
-              "for fuzz_slice_claims, fuzz_pelt_claims and fuzz_sim_claims: the claim, or a family of claims, to check (CFSV_CLAIM)")
+              "for fuzz_slice_claims, fuzz_pelt_claims, fuzz_sim_claims and fuzz_balance_claims: the claim, or a "
+              "family of claims, to check (CFSV_CLAIM)")
       .option("bin-dir", &bin_dir, "DIR", "the clang build's fuzz/ directory (default: this build's)")
       .option("crash", &given, "FILE",
               "no campaign: report on this crash input (found elsewhere, e.g. by ClusterFuzzLite) as on one "

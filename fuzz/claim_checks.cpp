@@ -1,6 +1,6 @@
 // fuzz::check_claim: runs the clang-built target of the claim's kind
 // (fuzz_slice_claims, fuzz_pelt_claims,
-// fuzz_sim_claims) as a subprocess
+// fuzz_sim_claims, fuzz_balance_claims) as a subprocess
 // (CFSV_CLAIM=<id>, CFSV_BUDGET, seeded, budgeted, on a temporary copy of its
 // corpus); the counterexample it reports comes back as data.
 #include "fuzz/claim_checks.h"
@@ -26,11 +26,13 @@ struct Plan {
 
 // smoke and ci are deterministic (-runs with -seed); long is time-bound. A
 // PELT update costs ~25 us under ASan (a slice case ~5 us): a sixth of the runs;
-// a periodic PELT history (hundreds of updates) ~100 us: a thirtieth; a
-// simulation-differential case (two whole runs) ~5 ms: a hundredth.
+// a balancing case (three verdicts) ~50 us: a tenth; a periodic PELT history
+// (hundreds of updates) ~100 us: a thirtieth; a simulation-differential case
+// (two whole runs) ~5 ms: a hundredth.
 Plan plan_for(Budget b, ClaimKind k) {
   const uint64_t share = is_sim_kind(k)                          ? 100
                          : k == ClaimKind::pelt_periodic_util ? 30
+                         : is_balance_kind(k)                   ? 10
                          : is_pelt_kind(k)                      ? 6
                                                                 : 1;
   switch (b) {

@@ -66,4 +66,18 @@ void conclude(ProofResult& res, const std::vector<std::string>& unknown, Outcome
                                      (res.queries.size() == 1 ? " query" : " queries") + " unsat";
 }
 
+void refute_with(ProofResult& res, const std::optional<Counterexample>& cx,
+                 const std::function<Counterexample()>& as_found, const std::string& where) {
+  if (!cx) {
+    res.outcome = Outcome::unknown;
+    res.detail = "BUG: Z3's model and the uint64_t model disagree: the claim holds on uint64_t at " +
+                 format_counterexample(as_found());
+    return;
+  }
+  res.outcome = Outcome::refuted;
+  res.counterexample = *cx;
+  res.counterexample.note = "the first one Z3 found; " + where;
+  res.detail = cx->summary;
+}
+
 }  // namespace cfsv::proofs

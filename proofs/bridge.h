@@ -5,6 +5,7 @@
 #include <z3++.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@ BridgeResult prove(const z3::expr& domain, const z3::expr& conjecture, uint32_t 
 // `detail`, by default "N queries unsat" (N = res.queries.size()).
 void conclude(ProofResult& res, const std::vector<std::string>& unknown, Outcome outcome = Outcome::proved,
               std::string detail = {});
+
+// A model Z3 found for a claim's negated query, re-checked on the uint64_t
+// model: `cx` is what that check gives. Refuted with it (noted as the first
+// model found, `where`), or, when the uint64_t side holds there, unknown as a
+// BUG showing `as_found()` (the case's every value).
+void refute_with(ProofResult& res, const std::optional<Counterexample>& cx,
+                 const std::function<Counterexample()>& as_found, const std::string& where);
 
 // Is `formula` satisfiable? refuted + model when it is, proved when it is not
 // (there is nothing to find), unknown otherwise.

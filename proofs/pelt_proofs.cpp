@@ -178,17 +178,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
     if (br.outcome != Outcome::refuted) continue;
     const PeltCase<uint64_t> concrete = evaluate(c, *br.model);
-    const std::optional<Counterexample> cx = check_pelt_case(claim, concrete);
-    if (!cx) {
-      res.outcome = Outcome::unknown;
-      res.detail = "BUG: Z3's model and the uint64_t model disagree: the claim holds on uint64_t at " +
-                   format_counterexample(pelt_counterexample(claim, concrete));
-      return res;
-    }
-    res.outcome = Outcome::refuted;
-    res.counterexample = *cx;
-    res.counterexample.note = "the first one Z3 found; " + where;
-    res.detail = cx->summary;
+    refute_with(res, check_pelt_case(claim, concrete), [&] { return pelt_counterexample(claim, concrete); }, where);
     return res;
   }
   for (const QueryStat& q : res.queries) res.seconds += q.seconds;

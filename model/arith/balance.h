@@ -2,11 +2,14 @@
 // classification, the busiest-group choice and verdict of find_busiest_group,
 // and calculate_imbalance, over the figures update_sg_lb_stats gathers. In the
 // kernel's C types (unsigned long, unsigned int, long), wraps included.
-// docs/balancing.md, "Load balancing".
+// Templates over the value type V (uint64_t in the simulator, proofs/' Sym),
+// written without branching on values; docs/balancing.md, "Load balancing".
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
+#include "fixed_point.h"
 #include "pelt_tables.h"  // kSchedCapacityScale
 #include "placement.h"
 
@@ -19,127 +22,200 @@ enum class MigrationType : uint8_t { load, util, task, misfit };
 // enum cpu_idle_type (include/linux/sched/idle.h v5.15)
 enum class CpuIdleType : uint8_t { idle, not_idle, newly_idle };
 
+// How the templates carry the kernel's enums, bools and long: the model's own
+// types for uint64_t; for a symbolic V, V (an enum's value) and V's boolean.
+template <class V> struct LbRepr {
+  using Group = V;
+  using Migration = V;
+  using Idle = V;
+  using Long = V;  // every env->imbalance v5.15 computes is below 2^63: unsigned is the same
+};
+template <> struct LbRepr<uint64_t> {
+  using Group = GroupType;
+  using Migration = MigrationType;
+  using Idle = CpuIdleType;
+  using Long = int64_t;
+};
+template <class V> using LbBool = decltype(V(0) == V(0));
+template <class V, class E> auto lb_enum(E e) {
+  if constexpr (std::is_same_v<V, uint64_t>) return e;
+  else return V(static_cast<uint64_t>(e));
+}
+template <class V> LbBool<V> lb_bool(bool b) { return V(b) == V(1); }
+template <class V> typename LbRepr<V>::Long lb_long(const V& v) { return static_cast<typename LbRepr<V>::Long>(v); }
+template <class V> V lb_value(const typename LbRepr<V>::Long& v) {
+  if constexpr (std::is_same_v<V, uint64_t>) return static_cast<uint64_t>(v);
+  else return v;
+}
+
+// select() for the model's enums and long (the Sym overloads are proofs/').
+template <class E>
+  requires std::is_enum_v<E>
+E select(bool c, E a, E b) { return c ? a : b; }
+inline int64_t select(bool c, int64_t a, int64_t b) { return c ? a : b; }
+
 // group_classify (kernel/sched/fair.c v5.15); the model has no asym packing
 // and no misfit tasks (docs/balancing.md). imbalanced: sgc->imbalance.
-inline GroupType group_classify(uint64_t imbalance_pct, bool imbalanced, const SgWakeupStats<uint64_t>& sgs) {
-  if (group_is_overloaded(imbalance_pct, sgs)) return GroupType::overloaded;
-  if (imbalanced) return GroupType::imbalanced;
-  if (!group_has_capacity(imbalance_pct, sgs)) return GroupType::fully_busy;
-  return GroupType::has_spare;
+template <class V>
+typename LbRepr<V>::Group group_classify(std::type_identity_t<V> imbalance_pct,
+                                         std::type_identity_t<LbBool<V>> imbalanced, const SgWakeupStats<V>& sgs) {
+  const auto g = [](GroupType t) { return lb_enum<V>(t); };
+  return select(group_is_overloaded(imbalance_pct, sgs), g(GroupType::overloaded),
+                select(imbalanced, g(GroupType::imbalanced),
+                       select(group_has_capacity(imbalance_pct, sgs), g(GroupType::has_spare),
+                              g(GroupType::fully_busy))));
 }
 
 // struct sg_lb_stats: the figures, and the group's type.
-struct SgLbStats {
-  SgWakeupStats<uint64_t> v;
-  GroupType type = GroupType::has_spare;
+template <class V> struct SgLbStatsT {
+  SgWakeupStats<V> v;
+  typename LbRepr<V>::Group type = lb_enum<V>(GroupType::has_spare);
 };
+using SgLbStats = SgLbStatsT<uint64_t>;
 
 // struct sd_lb_stats (kernel/sched/fair.c v5.15), as init_sd_lb_stats leaves
 // it: the worst busiest group (idle_cpus UINT_MAX) until one is picked.
-struct SdLbStats {
-  bool has_busiest = false;
-  SgLbStats local, busiest{{.idle_cpus = UINT32_MAX}, GroupType::has_spare};
-  uint64_t total_load = 0, total_capacity = 0, avg_load = 0;
-  bool prefer_sibling = false;
+template <class V> struct SdLbStatsT {
+  LbBool<V> has_busiest = lb_bool<V>(false);
+  SgLbStatsT<V> local, busiest{{.idle_cpus = V(UINT32_MAX)}, lb_enum<V>(GroupType::has_spare)};
+  V total_load{0}, total_capacity{0}, avg_load{0};
+  LbBool<V> prefer_sibling = lb_bool<V>(false);
 };
+using SdLbStats = SdLbStatsT<uint64_t>;
+
+template <class V> SgWakeupStats<V> select(const LbBool<V>& c, const SgWakeupStats<V>& a, const SgWakeupStats<V>& b) {
+  return {select(c, a.group_load, b.group_load),         select(c, a.group_util, b.group_util),
+          select(c, a.group_runnable, b.group_runnable), select(c, a.group_capacity, b.group_capacity),
+          select(c, a.avg_load, b.avg_load),             select(c, a.sum_nr_running, b.sum_nr_running),
+          select(c, a.sum_h_nr_running, b.sum_h_nr_running), select(c, a.idle_cpus, b.idle_cpus),
+          select(c, a.group_weight, b.group_weight)};
+}
+template <class V> SgLbStatsT<V> select(const LbBool<V>& c, const SgLbStatsT<V>& a, const SgLbStatsT<V>& b) {
+  return {select(c, a.v, b.v), select(c, a.type, b.type)};
+}
 
 // update_sd_pick_busiest (kernel/sched/fair.c v5.15), without misfit and asym
 // packing: whether sgs is busier than the busiest so far.
-inline bool update_sd_pick_busiest(const SdLbStats& sds, const SgLbStats& sgs) {
-  const SgLbStats& busiest = sds.busiest;
-  if (!sgs.v.sum_h_nr_running) return false;
-  if (sgs.type != busiest.type) return sgs.type > busiest.type;
-  switch (sgs.type) {
-    case GroupType::overloaded:
-    case GroupType::fully_busy: return sgs.v.avg_load > busiest.v.avg_load;
-    case GroupType::imbalanced: return false;
-    case GroupType::has_spare:
-      if (sgs.v.idle_cpus != busiest.v.idle_cpus) return sgs.v.idle_cpus < busiest.v.idle_cpus;
-      return sgs.v.sum_nr_running > busiest.v.sum_nr_running;
-    case GroupType::misfit_task:
-    case GroupType::asym_packing: break;
+template <class V> LbBool<V> update_sd_pick_busiest(const SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs) {
+  const SgLbStatsT<V>& busiest = sds.busiest;
+  const auto is = [&](GroupType t) { return sgs.type == lb_enum<V>(t); };
+  const auto by_load = (is(GroupType::overloaded) || is(GroupType::fully_busy)) && sgs.v.avg_load > busiest.v.avg_load;
+  const auto by_spare = is(GroupType::has_spare) && (sgs.v.idle_cpus < busiest.v.idle_cpus ||
+                                                     (sgs.v.idle_cpus == busiest.v.idle_cpus &&
+                                                      sgs.v.sum_nr_running > busiest.v.sum_nr_running));
+  const auto same_type = by_load || by_spare || is(GroupType::misfit_task) || is(GroupType::asym_packing);
+  return sgs.v.sum_h_nr_running != V(0) &&
+         ((sgs.type != busiest.type && sgs.type > busiest.type) || (sgs.type == busiest.type && same_type));
+}
+
+// update_sd_lb_stats (kernel/sched/fair.c v5.15), one group of the domain's
+// list: the local group's figures are kept, another one becomes the busiest
+// if update_sd_pick_busiest says so; every group adds its load and capacity.
+template <class V> void update_sd_lb_stats_group(SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs, bool local_group) {
+  if (local_group) {
+    sds.local = sgs;
+  } else {
+    const auto pick = update_sd_pick_busiest(sds, sgs);
+    sds.busiest = select(pick, sgs, sds.busiest);
+    sds.has_busiest = sds.has_busiest || pick;
   }
-  return true;
+  sds.total_load = sds.total_load + sgs.v.group_load;
+  sds.total_capacity = sds.total_capacity + sgs.v.group_capacity;
 }
 
 // The domain's flags and the balancing CPU's state that the verdict reads.
-struct ImbalanceEnv {
-  CpuIdleType idle = CpuIdleType::not_idle;
+template <class V> struct ImbalanceEnvT {
+  typename LbRepr<V>::Idle idle = lb_enum<V>(CpuIdleType::not_idle);
   uint32_t imbalance_pct = 117;
-  bool share_pkg_resources = false;  // SD_SHARE_PKG_RESOURCES
-  bool numa = false;                 // SD_NUMA
+  LbBool<V> share_pkg_resources = lb_bool<V>(false);  // SD_SHARE_PKG_RESOURCES
+  LbBool<V> numa = lb_bool<V>(false);                 // SD_NUMA
 };
-struct Imbalance {
-  MigrationType type = MigrationType::load;
-  int64_t imbalance = 0;  // env->imbalance (long)
+using ImbalanceEnv = ImbalanceEnvT<uint64_t>;
+template <class V> struct ImbalanceT {
+  typename LbRepr<V>::Migration type = lb_enum<V>(MigrationType::load);
+  typename LbRepr<V>::Long imbalance = lb_long(V(0));  // env->imbalance (long)
 };
+using Imbalance = ImbalanceT<uint64_t>;
+
+template <class C, class V> ImbalanceT<V> select(const C& c, const ImbalanceT<V>& a, const ImbalanceT<V>& b) {
+  return {select(c, a.type, b.type), select(c, a.imbalance, b.imbalance)};
+}
 
 // calculate_imbalance (kernel/sched/fair.c v5.15), without misfit and asym
-// packing. Fills local's avg_load and sds.avg_load where the kernel does.
+// packing. Fills local's avg_load and sds.avg_load where the kernel does (a
+// symbolic V: wherever its load path is taken).
 // (local - busiest idle CPUs) is unsigned int, as in v5.15: with more idle
 // CPUs in busiest it wraps to about 2^31 tasks (max_t(long, 0, ...) does not
 // catch it); find_busiest_group lets that case through only where a domain
 // has no prefer_sibling and the local group has spare capacity but fewer
 // idle CPUs (docs/balancing.md).
-inline Imbalance calculate_imbalance(const ImbalanceEnv& env, SdLbStats& sds) {
-  SgLbStats& local = sds.local;
-  const SgLbStats& busiest = sds.busiest;
-  if (busiest.type == GroupType::imbalanced) return {MigrationType::task, 1};
-  if (local.type == GroupType::has_spare) {
-    if (busiest.type > GroupType::fully_busy && !env.share_pkg_resources) {
-      Imbalance r{MigrationType::util,
-                  static_cast<int64_t>(std::max(local.v.group_capacity, local.v.group_util) - local.v.group_util)};
-      if (env.idle != CpuIdleType::not_idle && r.imbalance == 0) r = {MigrationType::task, 1};
-      return r;
-    }
-    Imbalance r{MigrationType::task, 0};
-    if (busiest.v.group_weight == 1 || sds.prefer_sibling) {
-      uint32_t nr_diff = static_cast<uint32_t>(busiest.v.sum_nr_running);
-      nr_diff -= std::min(nr_diff, static_cast<uint32_t>(local.v.sum_nr_running));  // lsub_positive
-      r.imbalance = nr_diff >> 1;
-    } else {
-      const uint32_t diff = static_cast<uint32_t>(local.v.idle_cpus) - static_cast<uint32_t>(busiest.v.idle_cpus);
-      r.imbalance = std::max<int64_t>(0, diff >> 1);
-    }
-    // adjust_numa_imbalance: a small imbalance stays while the local group is mostly idle
-    if (env.numa && allow_numa_imbalance<uint64_t>(local.v.sum_nr_running + 1, local.v.group_weight) &&
-        r.imbalance <= 2)
-      r.imbalance = 0;
-    return r;
-  }
-  if (local.type < GroupType::overloaded) {
-    local.v.avg_load = local.v.group_load * kSchedCapacityScale / local.v.group_capacity;
-    sds.avg_load = sds.total_load * kSchedCapacityScale / sds.total_capacity;
-    if (local.v.avg_load >= busiest.v.avg_load) return {MigrationType::load, 0};
-  }
-  const uint64_t from_busiest = (busiest.v.avg_load - sds.avg_load) * busiest.v.group_capacity;
-  const uint64_t to_local = (sds.avg_load - local.v.avg_load) * local.v.group_capacity;
-  return {MigrationType::load, static_cast<int64_t>(std::min(from_busiest, to_local) / kSchedCapacityScale)};
+template <class V>
+ImbalanceT<V> calculate_imbalance(const std::type_identity_t<ImbalanceEnvT<V>>& env, SdLbStatsT<V>& sds) {
+  using I = ImbalanceT<V>;
+  SgLbStatsT<V>& local = sds.local;
+  const SgLbStatsT<V>& busiest = sds.busiest;
+  const auto g = [](GroupType t) { return lb_enum<V>(t); };
+  const auto m = [](MigrationType t) { return lb_enum<V>(t); };
+  const auto imbalanced = busiest.type == g(GroupType::imbalanced);
+  const auto spare = local.type == g(GroupType::has_spare);
+  const auto spare_case = [&] {
+    const auto util_path = busiest.type > g(GroupType::fully_busy) && !env.share_pkg_resources;
+    const V util = max(local.v.group_capacity, local.v.group_util) - local.v.group_util;
+    const auto one_task = env.idle != lb_enum<V>(CpuIdleType::not_idle) && util == V(0);
+    // unsigned int nr_diff = busiest's; lsub_positive(&nr_diff, local's)
+    const V nr_busiest = busiest.v.sum_nr_running & V(0xffffffffu);
+    const V nr_half = (nr_busiest - min(nr_busiest, local.v.sum_nr_running & V(0xffffffffu))) >> V(1);
+    const V idle_half = ((local.v.idle_cpus - busiest.v.idle_cpus) & V(0xffffffffu)) >> V(1);
+    const V tasks = select(busiest.v.group_weight == V(1) || sds.prefer_sibling, nr_half, idle_half);
+    // SD_NUMA: adjust_numa_imbalance, a small imbalance stays while the local group is mostly idle
+    const auto numa_keeps = env.numa && tasks <= V(2) &&
+                            allow_numa_imbalance<V>(local.v.sum_nr_running + V(1), local.v.group_weight);
+    return I{select(util_path && !one_task, m(MigrationType::util), m(MigrationType::task)),
+             lb_long(select(util_path, select(one_task, V(1), util), select(numa_keeps, V(0), tasks)))};
+  };
+  const auto load_case = [&] {
+    const auto below = !imbalanced && !spare && local.type < g(GroupType::overloaded);
+    local.v.avg_load = select_lazy(
+        below, [&] { return local.v.group_load * V(kSchedCapacityScale) / local.v.group_capacity; },
+        [&] { return local.v.avg_load; });
+    sds.avg_load = select_lazy(
+        below, [&] { return sds.total_load * V(kSchedCapacityScale) / sds.total_capacity; },
+        [&] { return sds.avg_load; });
+    const auto none = below && local.v.avg_load >= busiest.v.avg_load;
+    const V from_busiest = (busiest.v.avg_load - sds.avg_load) * busiest.v.group_capacity;
+    const V to_local = (sds.avg_load - local.v.avg_load) * local.v.group_capacity;
+    return I{m(MigrationType::load),
+             lb_long(select(none, V(0), min(from_busiest, to_local) / V(kSchedCapacityScale)))};
+  };
+  return select_lazy(
+      imbalanced, [&] { return I{m(MigrationType::task), lb_long(V(1))}; },
+      [&] { return select_lazy(spare, spare_case, load_case); });
 }
 
 // find_busiest_group's verdict (kernel/sched/fair.c v5.15) once
 // update_sd_lb_stats has run: the imbalance to move (0: balanced).
-inline Imbalance find_busiest_group_verdict(const ImbalanceEnv& env, SdLbStats& sds) {
-  SgLbStats& local = sds.local;
-  const SgLbStats& busiest = sds.busiest;
-  const Imbalance balanced{MigrationType::load, 0};
-  if (!sds.has_busiest) return balanced;
-  if (busiest.type == GroupType::imbalanced) return calculate_imbalance(env, sds);
-  if (local.type > busiest.type) return balanced;
-  if (local.type == GroupType::overloaded) {
-    if (local.v.avg_load >= busiest.v.avg_load) return balanced;
-    sds.avg_load = sds.total_load * kSchedCapacityScale / sds.total_capacity;
-    if (local.v.avg_load >= sds.avg_load) return balanced;
-    if (100 * busiest.v.avg_load <= env.imbalance_pct * local.v.avg_load) return balanced;
-  }
-  const bool force = sds.prefer_sibling && local.type == GroupType::has_spare &&
-                     busiest.v.sum_nr_running > local.v.sum_nr_running + 1;
-  if (!force && busiest.type != GroupType::overloaded) {
-    if (env.idle == CpuIdleType::not_idle) return balanced;
-    if (busiest.v.group_weight > 1 && local.v.idle_cpus <= busiest.v.idle_cpus + 1) return balanced;
-    if (busiest.v.sum_h_nr_running == 1) return balanced;
-  }
-  return calculate_imbalance(env, sds);
+template <class V>
+ImbalanceT<V> find_busiest_group_verdict(const std::type_identity_t<ImbalanceEnvT<V>>& env, SdLbStatsT<V>& sds) {
+  const SgLbStatsT<V>& local = sds.local;
+  const SgLbStatsT<V>& busiest = sds.busiest;
+  const auto g = [](GroupType t) { return lb_enum<V>(t); };
+  const auto imbalanced = busiest.type == g(GroupType::imbalanced);
+  const auto lighter = local.type > busiest.type;
+  const auto local_overloaded = local.type == g(GroupType::overloaded);
+  const auto heavier = local.v.avg_load >= busiest.v.avg_load;
+  sds.avg_load = select_lazy(
+      sds.has_busiest && !imbalanced && !lighter && local_overloaded && !heavier,
+      [&] { return sds.total_load * V(kSchedCapacityScale) / sds.total_capacity; }, [&] { return sds.avg_load; });
+  const auto overloaded_out = local_overloaded && (heavier || local.v.avg_load >= sds.avg_load ||
+                                                   V(100) * busiest.v.avg_load <= V(env.imbalance_pct) * local.v.avg_load);
+  const auto force = sds.prefer_sibling && local.type == g(GroupType::has_spare) &&
+                     busiest.v.sum_nr_running > local.v.sum_nr_running + V(1);
+  const auto busy_out = !force && busiest.type != g(GroupType::overloaded) &&
+                        (env.idle == lb_enum<V>(CpuIdleType::not_idle) ||
+                         (busiest.v.group_weight > V(1) && local.v.idle_cpus <= busiest.v.idle_cpus + V(1)) ||
+                         busiest.v.sum_h_nr_running == V(1));
+  const auto balanced = !sds.has_busiest || (!imbalanced && (lighter || overloaded_out || busy_out));
+  return select_lazy(balanced, [] { return ImbalanceT<V>{}; }, [&] { return calculate_imbalance(env, sds); });
 }
 
 // newidle_balance's test after each domain (kernel/sched/fair.c v5.15): the

@@ -1,0 +1,116 @@
+// Balancing claims on concrete cases: the domain's text, and a case's
+// counterexample with every group's figures, the verdict and the move.
+#include <string>
+
+#include "claims/check.h"
+
+namespace cfsv {
+
+namespace {
+std::string dec(uint64_t v) { return std::to_string(v); }
+
+std::string_view idle_name(CpuIdleType t) {
+  return t == CpuIdleType::idle ? "idle" : t == CpuIdleType::not_idle ? "not_idle" : "newly_idle";
+}
+std::string_view group_type_name(GroupType t) {
+  static constexpr std::string_view kNames[] = {"has_spare",    "fully_busy", "misfit_task",
+                                                "asym_packing", "imbalanced", "overloaded"};
+  return kNames[static_cast<unsigned>(t)];
+}
+std::string_view migration_name(MigrationType t) {
+  static constexpr std::string_view kNames[] = {"migrate_load", "migrate_util", "migrate_task", "migrate_misfit"};
+  return kNames[static_cast<unsigned>(t)];
+}
+
+std::string flags_text(const LbLevel& l) {
+  std::string s = "imbalance_pct " + dec(l.imbalance_pct);
+  if (l.share_pkg_resources) s += ", SD_SHARE_PKG_RESOURCES";
+  if (l.numa) s += ", SD_NUMA";
+  if (l.prefer_sibling) s += ", prefer_sibling";
+  if (l.one_cpu_groups) s += ", 1-CPU groups";
+  return s;
+}
+
+uint64_t avg(uint64_t load, uint64_t cap) { return load * kSchedCapacityScale / cap; }
+
+// What the move does to the figure the claim's kind compares.
+std::string move_summary(ClaimKind k, const BalanceOutcome<uint64_t>& o, uint64_t x, std::vector<Value>& values) {
+  const SgWakeupStats<uint64_t>& l = o.sds.local.v;
+  const SgWakeupStats<uint64_t>& b = o.sds.busiest.v;
+  if (k == ClaimKind::lb_no_reversal_load) {
+    const std::string l_after = dec(avg(l.group_load + x, l.group_capacity));
+    const std::string b_after = x > b.group_load ? "-" : dec(avg(b.group_load - x, b.group_capacity));
+    values.push_back({"local_avg_load_after", l_after});
+    values.push_back({"busiest_avg_load_after", b_after});
+    return "local avg_load " + dec(avg(l.group_load, l.group_capacity)) + " -> " + l_after + ", busiest's " +
+           dec(avg(b.group_load, b.group_capacity)) + " -> " +
+           (x > b.group_load ? "below 0 (X > its load " + dec(b.group_load) + ")" : b_after);
+  }
+  return "tasks local " + dec(l.sum_nr_running) + " busiest " + dec(b.sum_nr_running) + ", idle CPUs local " +
+         dec(l.idle_cpus) + " busiest " + dec(b.idle_cpus) + ": 2X exceeds both gaps";
+}
+}  // namespace
+
+std::string describe_balance_domain(const Claim& c) {
+  const BalanceDomain& d = c.domain.balance;
+  std::string s = "find_busiest_group (v5.15) on ";
+  for (std::size_t i = 0; i < d.levels.size(); ++i)
+    s += (i ? "; " : "") + std::string(d.levels[i].name) + " (" + flags_text(d.levels[i]) + ")";
+  const std::string w = dec(d.max_group_cpus), t = dec(d.max_tasks_per_cpu);
+  return s + "; idle, not_idle or newly_idle; 2 or 3 groups of 1.." + w +
+         " CPUs as update_sg_lb_stats makes them: idle_cpus <= w, sum_nr_running <= " + t +
+         " x busy CPUs, h_nr <= nr, capacity w..1024 w, util <= 1024 w, runnable <= " + t +
+         " x 1024 w, load <= " + t + " x MAX_SHARES w, sgc->imbalance either way; a CPU of each group balancing";
+}
+
+Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& domain_case) {
+  std::size_t from = 0;  // the first balancing group on which the claim fails (0 if none)
+  while (from + 1 < domain_case.groups.size() && balance_holds(claim.kind, seen_from(domain_case, from))) ++from;
+  const BalanceCase<uint64_t> c = seen_from(domain_case, from);
+  const BalanceOutcome<uint64_t> o = run_balance(c);
+  Counterexample cx;
+  cx.claim = std::string(claim.id);
+  const std::string level(c.levels[c.level].name);
+  const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
+  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}, {"balancing_group", dec(from)}};
+  for (std::size_t i = 0; i < c.groups.size(); ++i) {  // one line of values: local_*, group1_*, group2_*
+    const SgLbStats& g = c.groups[i];
+    const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
+    cx.values.insert(cx.values.end(), {{p + "type", std::string(group_type_name(g.type))},
+                                       {p + "weight", dec(g.v.group_weight)},
+                                       {p + "idle_cpus", dec(g.v.idle_cpus)},
+                                       {p + "nr_running", dec(g.v.sum_nr_running)},
+                                       {p + "h_nr_running", dec(g.v.sum_h_nr_running)},
+                                       {p + "capacity", dec(g.v.group_capacity)},
+                                       {p + "util", dec(g.v.group_util)},
+                                       {p + "runnable", dec(g.v.group_runnable)},
+                                       {p + "load", dec(g.v.group_load)},
+                                       {p + "avg_load", dec(g.v.avg_load)},
+                                       {p + "sgc_imbalance", dec(c.sgc_imbalance[i])}});
+  }
+  SdLbStats picking;  // which group update_sd_lb_stats picks
+  std::string busiest = "none";
+  for (std::size_t i = 0; i < c.groups.size(); ++i) {
+    if (i && update_sd_pick_busiest(picking, c.groups[i])) busiest = "group" + dec((from + i) % c.groups.size());
+    update_sd_lb_stats_group(picking, c.groups[i], i == 0);
+  }
+  const uint64_t x = static_cast<uint64_t>(o.verdict.imbalance);
+  cx.values.push_back({"busiest", busiest});
+  cx.values.push_back({"total_load", dec(o.sds.total_load)});
+  cx.values.push_back({"total_capacity", dec(o.sds.total_capacity)});
+  cx.values.push_back({"sds_avg_load", dec(avg(o.sds.total_load, o.sds.total_capacity))});
+  cx.values.push_back({"migration_type", std::string(migration_name(o.verdict.type))});
+  cx.values.push_back({"imbalance", dec(x)});
+  const std::string move = move_summary(claim.kind, o, x, cx.values);
+  cx.summary = std::string(migration_name(o.verdict.type)) + " " + dec(x) + ": " + move + " (level " + level + ", " +
+               std::string(idle_name(idle)) + ", " + dec(c.groups.size()) + " groups)";
+  return cx;
+}
+
+std::optional<Counterexample> check_balance_case(const Claim& claim, const BalanceCase<uint64_t>& c) {
+  for (std::size_t from = 0; from < c.groups.size(); ++from)
+    if (!balance_holds(claim.kind, seen_from(c, from))) return balance_counterexample(claim, c);
+  return std::nullopt;
+}
+
+}  // namespace cfsv
