@@ -22,7 +22,7 @@ struct SettingKey {
   ValueKind kind;
   uint64_t lo, hi;
 };
-constexpr std::array<SettingKey, 9> kSettingKeys = {{
+constexpr std::array<SettingKey, 10> kSettingKeys = {{
     {"hz", ValueKind::count, 1, 10000},
     {"latency", ValueKind::duration, 100'000, kSec},
     {"min_granularity", ValueKind::duration, 100'000, kSec},
@@ -32,6 +32,7 @@ constexpr std::array<SettingKey, 9> kSettingKeys = {{
     {"nr_latency", ValueKind::count, 1, 1u << 20},
     {"nr_migrate", ValueKind::count, 0, 1u << 20},
     {"scaling", ValueKind::scaling, 0, 2},
+    {"autogroup", ValueKind::count, 0, 1},  // kernel.sched_autogroup_enabled
 }};
 const SettingKey* setting_key(std::string_view name);  // nullptr when unknown
 

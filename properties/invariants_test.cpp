@@ -20,10 +20,12 @@ constexpr Nanos kMs = 1'000'000;
 const CpuId kCpu0(0), kCpu1(1);
 
 // At 10 ms: CPU 0 runs a or b of /g, the other waits in /g's timeline; CPU 1
-// runs c; z ran its 1 ms on CPU 1 and sleeps.
+// runs c; z ran its 1 ms on CPU 1 and sleeps; /d was destroyed at 5 ms.
 Scenario two_cpus() {
   Scenario sc = basic("v5.15", 2);
-  sc.groups = {{"/g", 1024}};
+  sc.groups = {{"/g", 1024}, {"/d", 1024}};
+  sc.ops = {{5 * kMs, op::DestroyGroup{"/d"}, {}}};  // applied by run_to, not by run_until
+  sc.duration = 200 * kMs;
   sc.tasks = {task("a", 0, "/g"), task("b", 0, "/g"), task("c"), task("z", 0, "/", RunPeriodic{kMs, Nanos{100 * kMs}})};
   sc.tasks[0].cpus = sc.tasks[1].cpus = cpus({0});
   sc.tasks[2].cpus = sc.tasks[3].cpus = cpus({1});
@@ -76,6 +78,12 @@ std::vector<Corruption> corruptions() {
       {"pelt-attached-once", kCpu1, [=](Sim& sim) { sim.mutable_entity(se_of(sim, "z")).pelt.attached = CfsRqId{}; }},
       {"pelt-removed-once", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
       {"tg-load-avg-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
+      {"destroyed-group-unreferenced", kCpu0,
+       [=](Sim& sim) {
+         for (const GroupId g : sim.groups().ids())
+           if (sim.groups()[g].path == "/d") sim.mutable_task(sim.task_index("a")).autogroup = g;
+       }},
+      {"task-in-its-group", kCpu0, [=](Sim& sim) { sim.mutable_task(sim.task_index("a")).cgroup = kRootGroup; }},
   };
 }
 
@@ -83,7 +91,7 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
   std::set<std::string_view> covered;
   for (const Corruption& c : corruptions()) {
     Sim sim(two_cpus());
-    sim.run_until(10 * kMs);
+    sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();
     ASSERT_EQ(sim.tasks()[sim.task_index("z")].state, TaskState::sleeping);
     c.apply(sim);
@@ -112,7 +120,7 @@ Scenario two_cpus_with_sleepers() {
 TEST(Invariants, TouchedChecksCatchEachCorruptionOnItsCpu) {
   for (const Corruption& c : corruptions()) {
     Sim sim(two_cpus_with_sleepers(), SimOptions{.check_every = 0, .full_check_every = 4});
-    sim.run_until(10 * kMs);
+    sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();  // 1: everything
     for (const char* t : {"x", "y", "z"}) ASSERT_EQ(sim.tasks()[sim.task_index(t)].state, TaskState::sleeping) << t;
     c.apply(sim);
