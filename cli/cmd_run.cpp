@@ -83,7 +83,9 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("schedules", k.schedules).field("context_switches", k.context_switches);
   j.field("resched_tick", k.resched_tick).field("resched_wakeup", k.resched_wakeup).field("wakeups", k.wakeups);
   j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
-  j.field("wakeup_migrations", k.wakeup_migrations);
+  j.field("wakeup_migrations", k.wakeup_migrations).field("periodic_migrations", k.periodic_migrations);
+  j.field("newidle_migrations", k.newidle_migrations).field("active_migrations", k.active_migrations);
+  j.field("fork_placements_away", k.fork_placements_away);
   j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
   j.field("tg_load_avg_updates", k.tg_load_avg_updates).field("root_tg_load_avg_updates", k.root_tg_load_avg_updates);
   j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);
@@ -112,10 +114,13 @@ void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, con
   out << "(a group's CPU time: its tasks' while they were in it or in a group below it)\n\n";
   print_cpus(s, st, now, out);
   print_wasted(wasted, now, out);
-  out << "migrations: " << sim.counters().migrations << " (at wakeups: " << sim.counters().wakeup_migrations << ")\n";
+  const Counters& k = sim.counters();
+  out << "migrations: " << k.migrations << " (at wakeups: " << k.wakeup_migrations << ", periodic: "
+      << k.periodic_migrations << ", newidle: " << k.newidle_migrations << ", active: " << k.active_migrations
+      << "); forks placed away from the parent's CPU: " << k.fork_placements_away << "\n";
   if (phases) print_phases(sim, st, out);
   out << '\n';
-  if (const Counters& k = sim.counters(); k.move_task_calls)
+  if (k.move_task_calls)
     out << "sched_move_task: " << k.move_task_calls << " calls, " << k.move_task_requeues << " requeues, "
         << k.move_task_same_group << " to the same group (" << k.move_task_skips << " skipped)\n\n";
   if (const uint64_t n = sim.counters().ops_rejected) {

@@ -6,6 +6,7 @@
 
 #include "arith/placement.h"
 #include "arith/weights.h"
+#include "balance.h"
 #include "cgroup.h"
 #include "fair.h"
 #include "pelt.h"
@@ -126,24 +127,48 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   if (next == kIdle && s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
 }
 
-// move_queued_task via the stopper (kernel/sched/core.c __migrate_task): a
-// running task is first preempted by migration/N.
-void move_queued_task(Sched& s, TaskId task, CpuId dest) {
+}  // namespace
+
+// The stopper (migration/N) preempts what runs on cpu: put_prev_task, then
+// the switch to it. The caller reschedules cpu when the stopper is done.
+void stopper_preempt(Sched& s, CpuId cpu) {
+  const TaskId curr = s.rq[cpu].curr;
+  if (curr) put_prev_task_fair(s, curr);
+  context_switch(s, cpu, curr, kStopper);
+}
+
+// detach_task (kernel/sched/fair.c v5.15; move_queued_task's first half,
+// kernel/sched/core.c): deactivate_task on the task's CPU, then set_task_cpu
+// to dest (migrate_task_rq_fair of a migrating task).
+void detach_task(Sched& s, TaskId task, CpuId dest) {
   Task& t = s.tasks[task];
   const CpuId src = t.cpu;
-  const bool running = s.rq[src].curr == task;
-  if (running) {
-    put_prev_task_fair(s, task);
-    context_switch(s, src, task, kStopper);
-  }
   dequeue_task_fair(s, src, task, 0);
   if (s.sink) s.sink->sched_migrate_task(s, task, src, dest);
   migrate_task_rq_fair(s, task, true);
   set_task_rq(s, task, dest);
   t.stats.migrations++;
   s.counters.migrations++;
-  enqueue_task_fair(s, dest, task, 0);
-  check_preempt_curr(s, dest, task, 0);
+}
+
+// attach_task (kernel/sched/fair.c v5.15): activate_task on the task's new
+// CPU, then check_preempt_curr unless the caller is that CPU's own schedule().
+void attach_task(Sched& s, TaskId task, bool check_preempt) {
+  const CpuId cpu = s.tasks[task].cpu;
+  enqueue_task_fair(s, cpu, task, 0);
+  if (check_preempt) check_preempt_curr(s, cpu, task, 0);
+}
+
+namespace {
+
+// move_queued_task via the stopper (kernel/sched/core.c __migrate_task): a
+// running task is first preempted by migration/N.
+void move_queued_task(Sched& s, TaskId task, CpuId dest) {
+  const CpuId src = s.tasks[task].cpu;
+  const bool running = s.rq[src].curr == task;
+  if (running) stopper_preempt(s, src);
+  detach_task(s, task, dest);
+  attach_task(s, task, true);
   if (running) resched_curr(s, src);
 }
 
@@ -273,6 +298,7 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
     // parent's CPU runs migrate_task_rq_fair on the child (v4.4: unattached,
     // fixed in v4.6; v3.10: with the decay_count it copied).
     if (!s.era.pelt && dest != s.tasks[id].cpu) migrate_task_rq_fair(s, id, false);
+    if (dest != s.tasks[id].cpu) s.counters.fork_placements_away++;
     set_task_rq(s, id, dest);
   } else {
     set_task_rq(s, id, select_cpu(s, s.tasks[id]));
@@ -291,6 +317,7 @@ void wake_up_new_task(Sched& s, TaskId task) {
     // the forking CPU; v3.10's and v4.4's set_task_cpu (see sched_fork).
     const CpuId dest = select_task_rq(s, task, t.cpu, WakeKind::fork);
     if (!s.era.pelt && dest != t.cpu) migrate_task_rq_fair(s, task, false);
+    if (dest != t.cpu) s.counters.fork_placements_away++;
     set_task_rq(s, task, dest);
   }
   s.rq[t.cpu].forks_placed++;
@@ -488,7 +515,9 @@ void schedule(Sched& s, CpuId cpu) {
   s.need_resched_cpus.reset(cpu.index());
   s.counters.schedules++;
   const TaskId prev = r.curr;
-  const TaskId next = pick_next_task_fair(s, cpu, prev);
+  TaskId next = pick_next_task_fair(s, cpu, prev);
+  // pick_next_task_fair's idle path: newidle balance, and a new pick (prev is put) if it pulled
+  if (!next && newidle_balance(s, cpu) > 0) next = pick_next_task_fair(s, cpu, kIdle);
   if (next != prev) context_switch(s, cpu, prev, next);
 }
 

@@ -38,6 +38,13 @@ void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed);
 // (model/cgroup.h: its cgroup, or its autogroup); the callers set those first.
 void sched_move_task(Sched& s, TaskId task);
 
+// The migration paths (load balancing, move_queued_task). detach_task: off
+// its CPU and set to dest, queued nowhere; attach_task: queued on its new
+// CPU. stopper_preempt: migration/N preempts what runs on cpu.
+void detach_task(Sched& s, TaskId task, CpuId dest);
+void attach_task(Sched& s, TaskId task, bool check_preempt);
+void stopper_preempt(Sched& s, CpuId cpu);
+
 // __schedule on a CPU whose need_resched is set.
 void schedule(Sched& s, CpuId cpu);
 

@@ -10,6 +10,8 @@
 
 #include "arith/fair_math.h"
 #include "arith/slice.h"
+#include "cfs_tasks.h"
+#include "fair_cpu.h"
 #include "pelt.h"
 #include "pelt_eras.h"
 #include "sink.h"
@@ -93,6 +95,7 @@ void account_entity_enqueue(Sched& s, CfsRqId cq, EntityId sei) {
   CfsRq& c = s.cfs[cq];
   c.load_weight += s.se[sei].load.weight;
   c.nr_running++;
+  if (const TaskId t = s.se[sei].task) cfs_tasks_add(s, c.cpu, t);
   cfs_load_changed(s, cq);
 }
 
@@ -101,6 +104,7 @@ void account_entity_dequeue(Sched& s, CfsRqId cq, EntityId sei) {
   CfsRq& c = s.cfs[cq];
   c.load_weight -= s.se[sei].load.weight;
   c.nr_running--;
+  if (const TaskId t = s.se[sei].task) cfs_tasks_del(s, c.cpu, t);
   cfs_load_changed(s, cq);
 }
 
@@ -399,6 +403,7 @@ void update_upper_level(Sched& s, EntityId sei, int nr) {
 // enqueue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control)
 void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   touch(s, cpu);
+  const uint32_t prev_nr = rq_nr_running(s, cpu);
   EntityId sei = s.tasks[task].se;
   for (; sei; sei = s.se[sei].parent) {
     if (s.se[sei].on_rq) break;
@@ -409,6 +414,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   }
   for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, 1);
   note_nr_running(s, cpu);
+  if (prev_nr < 2 && rq_nr_running(s, cpu) >= 2) s.lb.overload = true;  // add_nr_running (v5.15): rd->overload
 }
 
 // dequeue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control):
@@ -436,8 +442,8 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 }
 
 // task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every
-// level; then scheduler_tick's trigger_load_balance, which here only brings
-// the blocked averages up to date (model/pelt.h).
+// level; then the blocked averages, which the kernel's SCHED_SOFTIRQ brings up
+// to date (model/pelt.h; load balancing itself: model/balance.h).
 void task_tick_fair(Sched& s, CpuId cpu) {
   touch(s, cpu);
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
@@ -496,16 +502,17 @@ void put_prev_task_fair(Sched& s, TaskId task) {
   for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) put_prev_entity(s, s.se[x].cfs_rq, x);
 }
 
-// set_curr_task_fair (v3.10) / set_next_task_fair (v5.x), kernel/sched/fair.c
+// set_curr_task_fair (v3.10) / set_next_task_fair (v5.x), kernel/sched/fair.c;
+// v5.15 moves a queued task to the head of cfs_tasks (not one that v3.10's
+// change order sets before it is enqueued).
 void set_next_task_fair(Sched& s, TaskId task) {
   touch_task(s, task);
+  if (s.se[s.tasks[task].se].on_rq) cfs_tasks_move_to_head(s, s.tasks[task].cpu, task);  // queued (on the list)
   for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) set_next_entity(s, s.se[x].cfs_rq, x);
 }
 
-// pick_next_task_fair (kernel/sched/fair.c): v3.10's simple top-down pick
-// (after put_prev_task), or v3.15+'s, which only puts and sets the levels
-// where prev and next differ. Returns the task, or kIdle.
-TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
+// The pick itself, for pick_next_task_fair.
+static TaskId pick_task(Sched& s, CpuId cpu, TaskId prev) {
   const CfsRqId root = s.rq[cpu].cfs;
   if (s.era.simple_pick && prev) put_prev_task_fair(s, prev);
   if (s.cfs[root].nr_running == 0) {
@@ -548,6 +555,16 @@ TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
     put_prev_entity(s, s.se[se].cfs_rq, pse);
     set_next_entity(s, s.se[se].cfs_rq, se);
   }
+  return p;
+}
+
+// pick_next_task_fair (kernel/sched/fair.c): v3.10's simple top-down pick
+// (after put_prev_task), or v3.15+'s, which only puts and sets the levels
+// where prev and next differ. Returns the task, or kIdle. v5.15's `done:`
+// moves the task picked to the head of cfs_tasks (pick_task below).
+TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
+  const TaskId p = pick_task(s, cpu, prev);
+  if (p) cfs_tasks_move_to_head(s, cpu, p);
   return p;
 }
 

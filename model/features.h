@@ -44,6 +44,7 @@ enum class Feature : unsigned {
   newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)
   flat_slice,                 // seed 003 (never merged)
   kernel_placement,           // select_task_rq_fair places forks and wakeups (v5.15's in every profile)
+  load_balance,               // periodic, nohz idle, newidle and active balance (v5.15's in every profile)
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   count_
 };

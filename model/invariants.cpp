@@ -138,6 +138,21 @@ void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
                          t.name.c_str(), int(e.on_rq), f.nodes, int(f.own_curr)));
 }
 
+// rq->cfs_tasks (model/cfs_tasks.h) links exactly the tasks queued on the CPU.
+void cfs_tasks_list(Ctx& x, const Rq& r) {
+  const Sched& s = x.s;
+  std::size_t n = 0;
+  TaskId prev;
+  for (TaskId t = r.cfs_tasks_head; t; prev = t, t = s.tasks[t].lb_next) {
+    const Task& k = s.tasks[t];
+    if (++n > s.tasks.size() || k.lb_prev != prev || k.cpu != r.cpu || !task_on_rq_queued(k))
+      return x.fail(fmt("cpu%d: cfs_tasks links %s (%s, on cpu%d) at position %zu wrongly", r.cpu.v, k.name.c_str(),
+                        state_name(k.state).c_str(), k.cpu.v, n));
+  }
+  if (prev != r.cfs_tasks_tail || n != s.cfs[r.cfs].h_nr_running)
+    x.fail(fmt("cpu%d: cfs_tasks has %zu tasks for h_nr_running %u", r.cpu.v, n, s.cfs[r.cfs].h_nr_running));
+}
+
 void curr_chain(Ctx& x, const Rq& r) {
   const Sched& s = x.s;
   const CfsRq& root = s.cfs[r.cfs];
@@ -328,6 +343,8 @@ constexpr Invariant kInvariants[] = {
               "nothing queued"},
      .task = running_task_is_curr,
      .cpu = curr_chain},
+    {.info = {"cfs-tasks-list", "a CPU's cfs_tasks list (load balancing's) links exactly the tasks queued on it"},
+     .cpu = cfs_tasks_list},
     {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024; "
               "v4.4: 1047, 1024 (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
      .task = pelt_util_avg_bound},

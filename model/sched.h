@@ -15,6 +15,7 @@
 
 #include "arith/calc_delta.h"
 #include "arith/fair_math.h"
+#include "balance_state.h"
 #include "features.h"
 #include "ids.h"
 #include "pelt_state.h"
@@ -207,6 +208,7 @@ struct Task {
   std::vector<Op> deferred;
   TaskStats stats;
   CpuId recent_used_cpu;  // p->recent_used_cpu (v5.15 select_idle_sibling); set at wake_up_new_task
+  TaskId lb_prev, lb_next;  // se.group_node: its neighbours on its rq's cfs_tasks (model/cfs_tasks.h)
 };
 
 // task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
@@ -237,6 +239,8 @@ struct Rq {
   Nanos avg_scan_cost = 0;
   bool has_idle_cores = false;
   uint64_t forks_placed = 0;  // the model's own: new tasks wake_up_new_task put here
+  TaskId cfs_tasks_head, cfs_tasks_tail;  // rq->cfs_tasks (model/cfs_tasks.h)
+  uint64_t next_balance = 0;  // rq->next_balance (jiffies): when rebalance_domains is next due (model/balance.h)
 };
 
 struct Counters {
@@ -245,6 +249,12 @@ struct Counters {
   uint64_t resched_tick = 0, resched_wakeup = 0;
   uint64_t wakeups = 0, sleeps = 0, forks = 0, exits = 0, migrations = 0;
   uint64_t wakeup_migrations = 0;  // wakeups that moved the task to another CPU
+  // Load balancing's migrations (model/balance.h), counted in migrations too:
+  // periodic (rebalance_domains: busy CPUs and nohz idle balance), newidle,
+  // and active (the stopper pushing a running task). fork_placements: new
+  // tasks placed away from the CPU they were forked on (__set_task_cpu, not a
+  // migration in the kernel's counts).
+  uint64_t periodic_migrations = 0, newidle_migrations = 0, active_migrations = 0, fork_placements_away = 0;
   uint64_t enqueues = 0, dequeues = 0, reweights = 0;
   // update_tg_load_avg: the updates of tg->load_avg of every group but the
   // root, of the root, and the root's calls skipped (root_tg_load_avg_skip).
@@ -273,6 +283,7 @@ struct Sched {
   // boot for the scenario's topology in the profile's era. clear() keeps it:
   // Sim::reset rebuilds it only when the machine or the era changes.
   SchedTopology topo;
+  BalanceState lb;  // load balancing's running state (model/balance.h), set by init_balance
 
   std::pmr::unsynchronized_pool_resource pool;  // timeline nodes
   IdVec<EntityId, SchedEntity> se;
@@ -288,7 +299,7 @@ struct Sched {
   // task groups' per-CPU arrays for the next ones (new_task_group).
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
-    now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr, lb = {};
     for (TaskGroup& g : tg) spare_tg.push_back(std::move(g));
     se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
     counters = {};

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "arith/placement.h"
+#include "arith/balance.h"
 #include "fair_cpu.h"
 
 namespace cfsv {
@@ -17,10 +17,6 @@ using F = SdFlag;
 // The modelled cost of probing one CPU in select_idle_cpu: the kernel times the
 // scan with cpu_clock; the model charges this per CPU examined.
 constexpr Nanos kSisScanCostPerCpuNs = 50;
-constexpr uint64_t kSchedCapacityScale = 1024;  // SCHED_CAPACITY_SCALE
-
-// The kernel's group_type (kernel/sched/fair.c v5.15), in its order.
-enum class GroupType { has_spare, fully_busy, misfit_task, asym_packing, imbalanced, overloaded };
 
 struct WakeupStats {
   SgWakeupStats<uint64_t> v;
@@ -101,14 +97,6 @@ bool idle_cpu_without(const Sched& s, CpuId cpu, TaskId p) {
   return curr == kIdle || curr == p;
 }
 
-// group_classify (kernel/sched/fair.c v5.15) for the wakeup path: no group is
-// imbalanced (sgc->imbalance is load balancing's), no asym packing or misfit.
-GroupType group_classify(uint64_t imbalance_pct, const SgWakeupStats<uint64_t>& sgs) {
-  if (group_is_overloaded(imbalance_pct, sgs)) return GroupType::overloaded;
-  if (!group_has_capacity(imbalance_pct, sgs)) return GroupType::fully_busy;
-  return GroupType::has_spare;
-}
-
 // update_sg_wakeup_stats (kernel/sched/fair.c v5.15)
 WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const SchedGroup& g, TaskId p) {
   WakeupStats w;
@@ -126,7 +114,7 @@ WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const 
   }
   sgs.group_capacity = g.capacity;
   sgs.group_weight = g.span.count();
-  w.type = group_classify(sd.imbalance_pct, sgs);
+  w.type = group_classify(sd.imbalance_pct, false, sgs);  // sgc->imbalance: load balancing's
   if (w.type == GroupType::fully_busy || w.type == GroupType::overloaded)
     sgs.avg_load = sgs.group_load * kSchedCapacityScale / sgs.group_capacity;
   return w;

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "arith/weights.h"
+#include "balance.h"
 #include "cgroup.h"
 #include "core.h"
 #include "fair.h"
@@ -102,6 +103,7 @@ void Sim::reset(const Scenario& sc) {
     topo_for_ = sc_.topology;
     topo_built_ = true;
   }
+  init_balance(s_);
   group_by_path_.emplace("/", kRootGroup);
   // Boot (sched_init_granularity -> update_sysctl, kernel/sched/fair.c
   // v3.10..v6.5): the profile's normalised tunables scaled for the CPUs with
@@ -252,6 +254,7 @@ bool Sim::handle(const Event& e) {
       s_.counters.ticks++;
       if (r.curr) {
         task_tick_fair(s_, cpu);
+        trigger_load_balance(s_, cpu);  // scheduler_tick's last step
         r.tick_armed = true;
         events_.push({e.t + s_.tun.tick_ns(), EvKind::tick, e.id, 0});
       }
@@ -287,17 +290,20 @@ bool Sim::handle(const Event& e) {
   return false;
 }
 
-// Every CPU with need_resched schedules, in CPU order; one that switches to a
-// task starts that task's burst timer and its tick.
+// Every CPU with need_resched schedules, in CPU order, until none has it
+// (a schedule that balances may set it on other CPUs); one that switches to
+// a task starts that task's burst timer and its tick.
 void Sim::resched_pending() {
   const CpuMask& pending = s_.need_resched_cpus;
-  for (std::size_t c = pending._Find_first(); c < pending.size(); c = pending._Find_next(c)) {
-    Rq& r = s_.rq[CpuId(c)];
-    const TaskId prev = r.curr;
-    schedule(s_, r.cpu);
-    if (r.curr != prev && r.curr) {
-      arm_stop(r.cpu);
-      arm_tick(r.cpu);
+  while (pending.any()) {
+    for (std::size_t c = pending._Find_first(); c < pending.size(); c = pending._Find_next(c)) {
+      Rq& r = s_.rq[CpuId(c)];
+      const TaskId prev = r.curr;
+      schedule(s_, r.cpu);
+      if (r.curr != prev && r.curr) {
+        arm_stop(r.cpu);
+        arm_tick(r.cpu);
+      }
     }
   }
 }

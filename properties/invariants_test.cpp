@@ -208,7 +208,7 @@ TEST(Invariants, TouchedChecksSeeTheTouchedCpus) {
   EXPECT_TRUE(sim.check_touched("nice a"));                         // 2: CPU 0 only
   ASSERT_EQ(sim.apply(op::SetNice{"c", 2}), ApplyResult::applied);  // c is on CPU 1
   EXPECT_FALSE(sim.check_touched("nice c"));                        // 3: CPU 1 only
-  ASSERT_EQ(sim.checker()->violations().size(), 1u);
+  ASSERT_EQ(sim.checker()->violations().size(), 1u) << sim.checker()->violations().back().to_string();
   EXPECT_EQ(sim.checker()->violations().front().invariant, "nr-running-consistent");
   EXPECT_EQ(sim.checker()->violations().front().step, "nice c");
 

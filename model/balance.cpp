@@ -1,0 +1,531 @@
+// Load balancing of kernel/sched/fair.c v5.15 (model/balance.h).
+#include "balance.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "arith/balance.h"
+#include "cfs_tasks.h"
+#include "core.h"
+#include "fair_cpu.h"
+#include "select_rq.h"
+
+namespace cfsv {
+
+namespace {
+
+using F = SdFlag;
+using Idle = CpuIdleType;
+
+constexpr unsigned kNrMigrateBreak = 32;      // sched_nr_migrate_break
+constexpr unsigned kMaxPinnedInterval = 512;  // MAX_PINNED_INTERVAL
+// struct lb_env's LBF_* flags
+constexpr unsigned kAllPinned = 1, kNeedBreak = 2, kDstPinned = 4, kSomePinned = 8, kActiveLb = 16;
+
+// time_after / time_after_eq (include/linux/jiffies.h): wrap-safe comparisons.
+bool time_after(uint64_t a, uint64_t b) { return static_cast<int64_t>(b - a) < 0; }
+bool time_after_eq(uint64_t a, uint64_t b) { return static_cast<int64_t>(a - b) >= 0; }
+
+template <class Fn> void for_each_cpu(const CpuMask& m, Fn fn) {
+  for (std::size_t c = m._Find_first(); c < m.size(); c = m._Find_next(c)) fn(CpuId(c));
+}
+
+// msecs_to_jiffies (include/linux/jiffies.h), rounded up.
+uint64_t msecs_to_jiffies(const Sched& s, uint64_t ms) { return (ms * s.tun.hz + 999) / 1000; }
+
+// get_sd_balance_interval (v5.15): balance_interval (ms), times busy_factor
+// on a busy CPU, in jiffies, within [1, max_load_balance_interval]
+// (update_max_interval: HZ * online CPUs / 10).
+uint64_t sd_balance_interval(const Sched& s, const SchedDomain& sd, const SdBalance& b, bool busy) {
+  uint64_t interval = msecs_to_jiffies(s, uint64_t{b.balance_interval} * (busy ? sd.busy_factor : 1));
+  if (busy) interval -= 1;
+  const uint64_t max_interval = std::max<uint64_t>(1, uint64_t{s.tun.hz} * s.nr_cpus() / 10);
+  return std::clamp<uint64_t>(interval, 1, max_interval);
+}
+
+// update_next_balance (v5.15): the earlier of next_balance and when sd is next due.
+void update_next_balance(const Sched& s, const SchedDomain& sd, const SdBalance& b, uint64_t& next_balance) {
+  const uint64_t next = b.last_balance + sd_balance_interval(s, sd, b, false);
+  if (time_after(next_balance, next)) next_balance = next;
+}
+
+// check_cpu_capacity (v5.15): other classes took a noticeable part of cpu.
+bool check_cpu_capacity(const Sched& s, CpuId cpu, const SchedDomain& sd) {
+  return capacity_of(s, cpu) * sd.imbalance_pct < capacity_orig_of(s, cpu) * 100;
+}
+
+uint8_t& sgc_imbalance(Sched& s, unsigned level, CpuId sgc) { return s.lb.group_imbalance[level * s.nr_cpus() + sgc.index()]; }
+
+// struct lb_env (v5.15): one load_balance's state; sd is dst's domain at `level`.
+struct LbEnv {
+  std::size_t level = 0;
+  const SchedDomain* sd = nullptr;
+  const SchedDomain* parent = nullptr;  // sd->parent
+  SdBalance* sdb = nullptr;
+  CpuId dst_cpu, src_cpu, new_dst_cpu;
+  CpuMask dst_grpmask, cpus;
+  Idle idle = Idle::not_idle;
+  Imbalance imb;
+  unsigned flags = 0, loop = 0, loop_break = kNrMigrateBreak, loop_max = 0;
+  std::vector<TaskId> tasks;  // detached, in detach order
+};
+
+LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
+  LbEnv env;
+  env.level = level;
+  env.sd = &s.topo.sd[dst][level];
+  env.sdb = &s.lb.sd[dst][level];
+  if (level + 1 < s.topo.sd[dst].size()) env.parent = env.sd + 1;
+  env.dst_cpu = dst;
+  env.dst_grpmask = env.sd->groups.front().span;
+  env.cpus = env.sd->span;  // & cpu_active_mask: every CPU is active
+  env.idle = idle;
+  return env;
+}
+
+// task_hot (v5.15): p ran on its CPU within migration_cost, or is a buddy.
+bool task_hot(const Sched& s, TaskId p, const LbEnv& env) {
+  if (env.sd->flags.has(F::SHARE_CPUCAPACITY)) return false;  // SMT siblings share cache
+  const EntityId se = s.tasks[p].se;
+  const CfsRq& c = s.cfs[s.se[se].cfs_rq];
+  if (s.features[Feature::cache_hot_buddy] && rq_nr_running(s, env.dst_cpu) && (c.next == se || c.last == se))
+    return true;
+  if (s.tun.migration_cost_ns == 0) return false;
+  return static_cast<int64_t>(s.now - s.se[se].exec_start) < static_cast<int64_t>(s.tun.migration_cost_ns);
+}
+
+// can_migrate_task (v5.15), without NUMA balancing's locality test.
+bool can_migrate_task(const Sched& s, TaskId p, LbEnv& env) {
+  const Task& t = s.tasks[p];
+  if (!cpu_allowed(t, env.dst_cpu)) {
+    env.flags |= kSomePinned;
+    if (env.idle == Idle::newly_idle || (env.flags & (kDstPinned | kActiveLb))) return false;
+    for (std::size_t c = (env.dst_grpmask & env.cpus)._Find_first(); c < kMaxCpus; c = (env.dst_grpmask & env.cpus)._Find_next(c))
+      if (cpu_allowed(t, CpuId(c))) {
+        env.flags |= kDstPinned;
+        env.new_dst_cpu = CpuId(c);
+        break;
+      }
+    return false;
+  }
+  env.flags &= ~kAllPinned;
+  if (s.rq[t.cpu].curr == p) return false;  // task_running
+  if (env.flags & kActiveLb) return true;
+  return !task_hot(s, p, env) || env.sdb->nr_balance_failed > env.sd->cache_nice_tries;
+}
+
+// detach_tasks' switch on migration_type: whether p fits what is left of
+// the imbalance, and if so, take it off. LB_MIN is off (its default).
+bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
+  int64_t& imbalance = env.imb.imbalance;
+  switch (env.imb.type) {
+    case MigrationType::load: {
+      const uint64_t load = std::max<uint64_t>(task_h_load(s, p), 1);
+      if (shr_bound(load, env.sdb->nr_balance_failed) > static_cast<uint64_t>(imbalance)) return false;
+      imbalance -= static_cast<int64_t>(load);
+      return true;
+    }
+    case MigrationType::util: {  // task_util_est: UTIL_EST is not modelled
+      const uint64_t util = s.se[s.tasks[p].se].pelt.avg.util_avg;
+      if (util > static_cast<uint64_t>(imbalance)) return false;
+      imbalance -= static_cast<int64_t>(util);
+      return true;
+    }
+    case MigrationType::task: --imbalance; return true;
+    case MigrationType::misfit: return false;  // no misfit tasks in the model
+  }
+  return false;
+}
+
+// detach_tasks (v5.15): from the tail of src's cfs_tasks (the least recently
+// run), at most loop_max looks, a breather every 32; a task that does not go
+// moves to the head. CONFIG_PREEMPTION: newidle takes one task.
+int detach_tasks(Sched& s, LbEnv& env) {
+  const CpuId src = env.src_cpu;
+  if (rq_nr_running(s, src) <= 1) {
+    env.flags &= ~kAllPinned;
+    return 0;
+  }
+  if (env.imb.imbalance <= 0) return 0;
+  int detached = 0;
+  while (const TaskId p = s.rq[src].cfs_tasks_tail) {
+    if (env.idle != Idle::not_idle && rq_nr_running(s, src) <= 1) break;
+    if (++env.loop > env.loop_max) break;
+    if (env.loop > env.loop_break) {
+      env.loop_break += kNrMigrateBreak;
+      env.flags |= kNeedBreak;
+      break;
+    }
+    if (!can_migrate_task(s, p, env) || !take_imbalance(s, p, env)) {
+      cfs_tasks_move_to_head(s, src, p);
+      continue;
+    }
+    detach_task(s, p, env.dst_cpu);
+    env.tasks.push_back(p);
+    ++detached;
+    if (env.idle == Idle::newly_idle || env.imb.imbalance <= 0) break;
+  }
+  return detached;
+}
+
+// attach_tasks (v5.15): env->tasks is a stack, so the last detached comes
+// first. A newidle balance runs inside its CPU's schedule(), which picks next.
+void attach_tasks(Sched& s, LbEnv& env) {
+  for (auto it = env.tasks.rbegin(); it != env.tasks.rend(); ++it) {
+    attach_task(s, *it, env.idle != Idle::newly_idle);
+    ++(env.idle == Idle::newly_idle ? s.counters.newidle_migrations : s.counters.periodic_migrations);
+  }
+  env.tasks.clear();
+}
+
+// update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no misfit
+// or asym packing. overload: a CPU runs more than one task (SG_OVERLOAD).
+SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
+  SgLbStats sgs;
+  auto& v = sgs.v;
+  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+    v.group_load += cpu_load(s, c);
+    v.group_util += cpu_util(s, c);
+    v.group_runnable += cpu_runnable(s, c);
+    v.sum_h_nr_running += root_cfs_rq(s, c).h_nr_running;
+    const uint32_t nr = rq_nr_running(s, c);
+    v.sum_nr_running += nr;
+    if (nr > 1) overload = true;
+    if (!nr && idle_cpu(s, c)) v.idle_cpus++;
+  });
+  v.group_capacity = g.capacity;
+  v.group_weight = g.span.count();
+  sgs.type = group_classify(env.sd->imbalance_pct, sgc_imbalance(s, env.sd->level, g.id), v);
+  if (sgs.type == GroupType::overloaded) v.avg_load = v.group_load * kSchedCapacityScale / v.group_capacity;
+  return sgs;
+}
+
+// find_busiest_group (v5.15): update_sd_lb_stats, then the verdict; the
+// busiest group, or nullptr when balanced. Sets env.imb.
+const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
+  SdLbStats sds;
+  const SchedGroup* busiest = nullptr;
+  bool overload = false;
+  for (const SchedGroup& g : env.sd->groups) {
+    const SgLbStats sgs = update_sg_lb_stats(s, env, g, overload);
+    if (g.span.test(env.dst_cpu.index())) {
+      sds.local = sgs;
+    } else if (update_sd_pick_busiest(sds, sgs)) {
+      sds.busiest = sgs;
+      sds.has_busiest = true;
+      busiest = &g;
+    }
+    sds.total_load += sgs.v.group_load;
+    sds.total_capacity += sgs.v.group_capacity;
+  }
+  const SchedDomain* child = env.level ? env.sd - 1 : nullptr;  // sd->child
+  sds.prefer_sibling = child && child->flags.has(F::PREFER_SIBLING);
+  if (!env.parent) s.lb.overload = overload;  // at the root domain
+  const ImbalanceEnv ie{env.idle, env.sd->imbalance_pct, env.sd->flags.has(F::SHARE_PKG_RESOURCES),
+                        env.sd->flags.has(F::NUMA)};
+  env.imb = find_busiest_group_verdict(ie, sds);
+  return env.imb.imbalance ? busiest : nullptr;
+}
+
+// find_busiest_queue (v5.15): the group's CPU to pull from, by migration_type.
+CpuId find_busiest_queue(const Sched& s, const LbEnv& env, const SchedGroup& g) {
+  CpuId busiest;
+  uint64_t busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
+  uint32_t busiest_nr = 0;
+  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+    const uint32_t nr = root_cfs_rq(s, c).h_nr_running;
+    if (!nr) return;
+    const uint64_t capacity = capacity_of(s, c);
+    // capacity_greater: more than ~5% bigger
+    if (env.sd->flags.has(F::ASYM_CPUCAPACITY) && !(capacity_of(s, env.dst_cpu) * 1024 > capacity * 1078) && nr == 1)
+      return;
+    switch (env.imb.type) {
+      case MigrationType::load: {
+        const uint64_t load = cpu_load(s, c);
+        if (nr == 1 && load > static_cast<uint64_t>(env.imb.imbalance) && !check_cpu_capacity(s, c, *env.sd)) return;
+        if (load * busiest_capacity > busiest_load * capacity) busiest_load = load, busiest_capacity = capacity, busiest = c;
+        return;
+      }
+      case MigrationType::util: {
+        const uint64_t util = cpu_util(s, c);
+        if (nr > 1 && busiest_util < util) busiest_util = util, busiest = c;
+        return;
+      }
+      case MigrationType::task:
+        if (busiest_nr < nr) busiest_nr = nr, busiest = c;
+        return;
+      case MigrationType::misfit: return;
+    }
+  });
+  return busiest;
+}
+
+// need_active_balance (v5.15), without asym packing and misfit.
+bool need_active_balance(const Sched& s, const LbEnv& env) {
+  if (env.imb.type == MigrationType::task && env.sdb->nr_balance_failed > env.sd->cache_nice_tries + 2) return true;
+  return env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
+         check_cpu_capacity(s, env.src_cpu, *env.sd) &&
+         capacity_of(s, env.src_cpu) * env.sd->imbalance_pct < capacity_of(s, env.dst_cpu) * 100;
+}
+
+// should_we_balance (v5.15): newidle always; else only the group's first
+// idle CPU, or its balance CPU when none is idle.
+bool should_we_balance(const Sched& s, const LbEnv& env) {
+  if (!env.cpus.test(env.dst_cpu.index())) return false;
+  if (env.idle == Idle::newly_idle) return true;
+  const SchedGroup& sg = env.sd->groups.front();
+  const CpuMask m = sg.balance_mask & env.cpus;
+  for (std::size_t c = m._Find_first(); c < kMaxCpus; c = m._Find_next(c))
+    if (idle_cpu(s, CpuId(c))) return CpuId(c) == env.dst_cpu;
+  return sg.balance_mask._Find_first() == env.dst_cpu.index();
+}
+
+// active_load_balance_cpu_stop (v5.15), run at once rather than queued: the
+// stopper preempts what runs on busiest and pushes one task to target over
+// the lowest of target's domains that spans busiest.
+void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
+  stopper_preempt(s, busiest);
+  const auto& doms = s.topo.sd[target];
+  std::size_t level = 0;
+  while (level < doms.size() && !doms[level].span.test(busiest.index())) ++level;
+  if (rq_nr_running(s, busiest) > 1 && level < doms.size()) {
+    LbEnv env = make_env(s, target, level, Idle::idle);
+    env.src_cpu = busiest;
+    env.flags = kActiveLb;
+    for (TaskId p = s.rq[busiest].cfs_tasks_tail; p; p = s.tasks[p].lb_prev) {  // detach_one_task
+      if (!can_migrate_task(s, p, env)) continue;
+      detach_task(s, p, target);
+      env.sdb->nr_balance_failed = 0;
+      attach_task(s, p, true);
+      s.counters.active_migrations++;
+      break;
+    }
+  }
+  resched_curr(s, busiest);
+}
+
+// load_balance (v5.15) of dst's domain at `level`: pull from the busiest
+// CPU of the busiest group. Returns the tasks moved (ld_moved).
+int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
+  LbEnv env = make_env(s, dst, level, idle);
+  const SchedDomain& sd = *env.sd;
+  SdBalance& b = *env.sdb;
+  // sd_parent->groups->sgc->imbalance: the parent's group of dst is imbalanced
+  uint8_t* parent_imbalance =
+      env.parent ? &sgc_imbalance(s, env.parent->level, env.parent->groups.front().id) : nullptr;
+  enum class Out { moved, balanced, all_pinned, one_pinned } out = Out::balanced;
+  int ld_moved = 0;
+  CpuId busiest;
+  for (;;) {  // redo
+    if (!should_we_balance(s, env)) {
+      continue_balancing = false;
+      break;
+    }
+    const SchedGroup* group = find_busiest_group(s, env);
+    if (!group) break;
+    busiest = find_busiest_queue(s, env, *group);
+    if (!busiest || busiest == env.dst_cpu) break;
+    env.src_cpu = busiest;
+    ld_moved = 0;
+    env.flags |= kAllPinned;
+    out = Out::moved;
+    if (rq_nr_running(s, busiest) <= 1) break;
+    env.loop_max = std::min(s.tun.nr_migrate, rq_nr_running(s, busiest));
+    for (;;) {  // more_balance
+      const int cur = detach_tasks(s, env);
+      if (cur) attach_tasks(s, env), ld_moved += cur;
+      if (env.flags & kNeedBreak) {
+        env.flags &= ~kNeedBreak;
+        continue;
+      }
+      if ((env.flags & kDstPinned) && env.imb.imbalance > 0) {  // try another CPU of the local group
+        env.cpus.reset(env.dst_cpu.index());
+        env.dst_cpu = env.new_dst_cpu;
+        env.flags &= ~kDstPinned;
+        env.loop = 0, env.loop_break = kNrMigrateBreak;
+        continue;
+      }
+      break;
+    }
+    if (parent_imbalance && (env.flags & kSomePinned) && env.imb.imbalance > 0) *parent_imbalance = 1;
+    if (!(env.flags & kAllPinned)) break;
+    env.cpus.reset(busiest.index());
+    out = Out::all_pinned;
+    if ((env.cpus & ~env.dst_grpmask).none()) break;
+    env.loop = 0, env.loop_break = kNrMigrateBreak;
+    out = Out::balanced;
+  }
+  bool active = false;
+  if (out == Out::moved) {
+    if (!ld_moved) {
+      if (idle != Idle::newly_idle) b.nr_balance_failed++;
+      if (need_active_balance(s, env)) {
+        const TaskId curr = s.rq[busiest].curr;
+        if (!curr || !cpu_allowed(s.tasks[curr], dst)) out = Out::one_pinned;
+        else env.flags &= ~kAllPinned, active = true;
+      }
+    } else {
+      b.nr_balance_failed = 0;
+    }
+  }
+  if (out == Out::moved) {
+    if (!active || need_active_balance(s, env)) b.balance_interval = sd.min_interval;
+    if (active) active_load_balance(s, busiest, dst);
+    return ld_moved;
+  }
+  if (out == Out::balanced && parent_imbalance && !(env.flags & kAllPinned)) *parent_imbalance = 0;
+  if (out != Out::one_pinned) b.nr_balance_failed = 0;
+  if (idle == Idle::newly_idle) return 0;
+  if (((env.flags & kAllPinned) && b.balance_interval < kMaxPinnedInterval) || b.balance_interval < sd.max_interval)
+    b.balance_interval *= 2;
+  return 0;
+}
+
+// rebalance_domains (v5.15): every domain of cpu that is due, bottom up,
+// until should_we_balance says another CPU balances the rest; decays
+// max_newidle_lb_cost about 1% a second; sets rq->next_balance.
+void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
+  bool continue_balancing = true, busy = idle != Idle::idle;  // no SCHED_IDLE tasks
+  const uint64_t now = jiffies(s);
+  uint64_t next_balance = now + 60ull * s.tun.hz;
+  bool update_next = false, need_decay = false;
+  Nanos max_cost = 0;
+  for (std::size_t level = 0; level < s.topo.sd[cpu].size(); ++level) {
+    const SchedDomain& sd = s.topo.sd[cpu][level];
+    SdBalance& b = s.lb.sd[cpu][level];
+    if (time_after(now, b.next_decay_max_lb_cost)) {
+      b.max_newidle_lb_cost = b.max_newidle_lb_cost * 253 / 256;
+      b.next_decay_max_lb_cost = now + s.tun.hz;
+      need_decay = true;
+    }
+    max_cost += b.max_newidle_lb_cost;
+    if (!continue_balancing) {
+      if (need_decay) continue;
+      break;
+    }
+    uint64_t interval = sd_balance_interval(s, sd, b, busy);
+    if (time_after_eq(now, b.last_balance + interval)) {
+      if (load_balance(s, cpu, level, idle, continue_balancing)) {
+        idle = idle_cpu(s, cpu) ? Idle::idle : Idle::not_idle;
+        busy = idle != Idle::idle;
+      }
+      b.last_balance = now;
+      interval = sd_balance_interval(s, sd, b, busy);
+    }
+    if (time_after(next_balance, b.last_balance + interval)) {
+      next_balance = b.last_balance + interval;
+      update_next = true;
+    }
+  }
+  if (need_decay) s.rq[cpu].max_idle_balance_cost = std::max<Nanos>(s.tun.migration_cost_ns, max_cost);
+  if (update_next) s.rq[cpu].next_balance = next_balance;
+}
+
+// nohz.idle_cpus_mask: the CPUs whose tick stopped in idle; in the model, the
+// CPUs running the idle task (the tick runs only while a CPU is busy).
+CpuMask nohz_idle_cpus(const Sched& s) {
+  CpuMask m;
+  for (const CpuId c : s.rq.ids())
+    if (s.rq[c].curr == kIdle) m.set(c.index());
+  return m;
+}
+
+// _nohz_idle_balance (v5.15), NOHZ_BALANCE_KICK, run by ilb at once: every
+// idle CPU that is due, from the one after ilb round to ilb itself.
+void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
+  const uint64_t now = jiffies(s);
+  uint64_t next_balance = now + 60ull * s.tun.hz;
+  bool update_next = false;
+  const unsigned n = s.nr_cpus();
+  for (unsigned i = 1; i <= n; ++i) {
+    const CpuId c((ilb.index() + i) % n);
+    if (!idle.test(c.index()) || !idle_cpu(s, c)) continue;
+    if (time_after_eq(now, s.rq[c].next_balance)) rebalance_domains(s, c, Idle::idle);
+    if (time_after(next_balance, s.rq[c].next_balance)) {
+      next_balance = s.rq[c].next_balance;
+      update_next = true;
+    }
+  }
+  if (update_next) s.lb.nohz_next_balance = next_balance;
+}
+
+// nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
+// balance for every idle CPU when it runs two tasks, or its LLC has another
+// busy CPU (nr_busy_cpus: the LLC's CPUs not running the idle task).
+void nohz_balancer_kick(Sched& s, CpuId cpu) {
+  const uint64_t now = jiffies(s);
+  const CpuMask idle = nohz_idle_cpus(s);
+  if (idle.none() || time_after(s.lb.nohz_next_balance, now)) return;
+  const auto& doms = s.topo.sd[cpu];
+  bool kick = rq_nr_running(s, cpu) >= 2 ||
+              (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front()));
+  const bool asym = std::any_of(doms.begin(), doms.end(),
+                                [](const SchedDomain& sd) { return sd.flags.has(F::ASYM_CPUCAPACITY_FULL); });
+  if (!kick && !asym)
+    if (const SchedDomain* llc = sd_llc(s, cpu)) kick = (llc->span & ~idle).count() > 1;
+  if (!kick) return;
+  s.lb.nohz_next_balance = now + 1;
+  for (std::size_t c = idle._Find_first(); c < kMaxCpus; c = idle._Find_next(c))  // find_new_ilb
+    if (CpuId(c) != cpu && idle_cpu(s, CpuId(c))) return nohz_idle_balance(s, CpuId(c), idle);
+}
+
+}  // namespace
+
+void init_balance(Sched& s) {
+  s.lb = {};
+  const uint64_t now = jiffies(s);
+  s.lb.sd.resize(s.nr_cpus());
+  for (const CpuId c : s.rq.ids()) {
+    s.rq[c].next_balance = now;
+    for (const SchedDomain& sd : s.topo.sd[c]) {
+      s.lb.sd[c].push_back({.last_balance = now, .balance_interval = sd.balance_interval, .next_decay_max_lb_cost = now});
+      s.lb.levels = std::max(s.lb.levels, sd.level + 1);
+    }
+  }
+  s.lb.group_imbalance.assign(std::size_t{s.lb.levels} * s.nr_cpus(), 0);
+  s.lb.nohz_next_balance = now;
+}
+
+void trigger_load_balance(Sched& s, CpuId cpu) {
+  if (!s.features[Feature::load_balance] || s.topo.sd[cpu].empty()) return;
+  if (time_after_eq(jiffies(s), s.rq[cpu].next_balance)) rebalance_domains(s, cpu, Idle::not_idle);
+  nohz_balancer_kick(s, cpu);
+}
+
+int newidle_balance(Sched& s, CpuId cpu) {
+  Rq& rq = s.rq[cpu];
+  if (!s.features[Feature::load_balance] && !s.features[Feature::kernel_placement]) return 0;
+  rq.idle_stamp = s.now;
+  const auto& doms = s.topo.sd[cpu];
+  if (!s.features[Feature::load_balance] || doms.empty()) return 0;
+  uint64_t next_balance = jiffies(s) + s.tun.hz;
+  int pulled = 0;
+  if (rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload) {
+    update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), next_balance);
+  } else {
+    Nanos curr_cost = 0;
+    for (std::size_t level = 0; level < doms.size(); ++level) {
+      SdBalance& b = s.lb.sd[cpu][level];
+      if (rq.avg_idle < curr_cost + b.max_newidle_lb_cost) {
+        update_next_balance(s, doms[level], b, next_balance);
+        break;
+      }
+      if (doms[level].flags.has(F::BALANCE_NEWIDLE)) {
+        bool continue_balancing = true;
+        pulled = load_balance(s, cpu, level, Idle::newly_idle, continue_balancing);
+        const Nanos domain_cost = 0;  // the model's newidle balance takes no time (docs/balancing.md)
+        b.max_newidle_lb_cost = std::max(b.max_newidle_lb_cost, domain_cost);
+        curr_cost += domain_cost;
+      }
+      update_next_balance(s, doms[level], b, next_balance);
+      if (pulled || (s.features[Feature::newidle_stop_on_runnable] && rq_nr_running(s, cpu) > 0)) break;
+    }
+    rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, curr_cost);
+    if (root_cfs_rq(s, cpu).h_nr_running && !pulled) pulled = 1;
+  }
+  if (time_after(rq.next_balance, next_balance)) rq.next_balance = next_balance;
+  if (pulled) rq.idle_stamp = 0;
+  return pulled;
+}
+
+}  // namespace cfsv

@@ -1,0 +1,37 @@
+// rq->cfs_tasks (kernel/sched/sched.h v5.15): the CFS tasks queued on a
+// runqueue, most recently run first. account_entity_enqueue adds a task at
+// the head, account_entity_dequeue removes it, set_next_task_fair and
+// pick_next_task_fair move the task they run to the head; load balancing
+// (model/balance.h) takes tasks from the tail, the least recently run. An
+// intrusive doubly linked list through Task::lb_prev/lb_next, so every
+// operation is O(1).
+#pragma once
+#include "sched.h"
+
+namespace cfsv {
+
+// list_del_init(&se->group_node): off cpu's list.
+inline void cfs_tasks_del(Sched& s, CpuId cpu, TaskId task) {
+  Task& t = s.tasks[task];
+  Rq& r = s.rq[cpu];
+  (t.lb_prev ? s.tasks[t.lb_prev].lb_next : r.cfs_tasks_head) = t.lb_next;
+  (t.lb_next ? s.tasks[t.lb_next].lb_prev : r.cfs_tasks_tail) = t.lb_prev;
+  t.lb_prev = t.lb_next = TaskId{};
+}
+// list_add(&se->group_node, &rq->cfs_tasks): at the head.
+inline void cfs_tasks_add(Sched& s, CpuId cpu, TaskId task) {
+  Task& t = s.tasks[task];
+  Rq& r = s.rq[cpu];
+  t.lb_prev = TaskId{};
+  t.lb_next = r.cfs_tasks_head;
+  (r.cfs_tasks_head ? s.tasks[r.cfs_tasks_head].lb_prev : r.cfs_tasks_tail) = task;
+  r.cfs_tasks_head = task;
+}
+// list_move(&se->group_node, &rq->cfs_tasks)
+inline void cfs_tasks_move_to_head(Sched& s, CpuId cpu, TaskId task) {
+  if (s.rq[cpu].cfs_tasks_head == task) return;
+  cfs_tasks_del(s, cpu, task);
+  cfs_tasks_add(s, cpu, task);
+}
+
+}  // namespace cfsv

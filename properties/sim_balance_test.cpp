@@ -1,0 +1,200 @@
+// Load balancing (feature load_balance, v5.15's periodic, nohz idle, newidle
+// and active balance): hand cases, the arithmetic of model/arith/balance.h
+// with the kernel's numbers, and properties: random scenarios keep every
+// invariant, never move a task outside its affinity, run the same twice, and
+// on one CPU the feature changes nothing.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <sstream>
+
+#include "model/arith/balance.h"
+#include "model/sim.h"
+#include "model/trace.h"
+#include "properties/scenario_test_util.h"
+#include "properties/sim_gen.h"
+
+namespace cfsv {
+namespace {
+
+using scenario_test::parse_ok;
+
+// Four busy tasks start pinned to CPU 0 of 2 cores x 2 threads; at 10ms
+// their affinity widens to every CPU.
+std::string spread_scenario(bool on) {
+  std::string t = "kernel v5.15\ntopology sockets=1 cores=2 threads=2\nfeature load_balance=";
+  t += on ? "on\n" : "off\n";
+  for (const char* n : {"a", "b", "c", "d"}) t += std::string("task ") + n + " run=busy cpus=0\n";
+  for (const char* n : {"a", "b", "c", "d"}) t += std::string("at 10ms affinity ") + n + " all\n";
+  return t + "run 200ms\n";
+}
+
+std::vector<uint32_t> tasks_per_cpu(const Sim& sim) {
+  std::vector<uint32_t> n(sim.nr_cpus());
+  for (const CpuId c : sim.sched().rq.ids()) n[c.index()] = sim.sched().cfs[sim.rqs()[c].cfs].h_nr_running;
+  return n;
+}
+
+// Only balancing can move a task that never sleeps: with it, one task per CPU
+// after the affinity change; without it, all four stay on CPU 0.
+TEST(LoadBalance, FourBusyTasksOnOneCpuSpreadToOnePerCpuOnceTheyMay) {
+  Sim on(parse_ok(spread_scenario(true)));
+  on.run();
+  EXPECT_EQ(tasks_per_cpu(on), (std::vector<uint32_t>{1, 1, 1, 1}));
+  const Counters& k = on.counters();
+  EXPECT_EQ(k.migrations, 3u);
+  EXPECT_EQ(k.wakeup_migrations, 0u);
+  EXPECT_EQ(k.periodic_migrations + k.newidle_migrations + k.active_migrations, k.migrations);
+  EXPECT_GT(k.periodic_migrations, 0u);
+  EXPECT_TRUE(on.checker()->ok());
+  // every CPU busy within 10 ms of the change
+  for (const CpuId c : on.sched().rq.ids()) EXPECT_LE(on.rqs()[c].idle_ns, 20'000'000) << c.v;
+
+  Sim off(parse_ok(spread_scenario(false)));
+  off.run();
+  EXPECT_EQ(tasks_per_cpu(off), (std::vector<uint32_t>{4, 0, 0, 0}));
+  EXPECT_EQ(off.counters().migrations, 0u);
+}
+
+// A CPU that goes idle pulls a waiting task at once (newidle balance): x
+// runs 5 ms on CPU 1 and sleeps; a, b, c wait on CPU 0 (allowed everywhere).
+// Periodic balance would also move them, but x's exit comes first at 5ms,
+// within CPU 1's first balance interval.
+TEST(LoadBalance, ACpuGoingIdlePullsAWaitingTaskAtOnce) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=2\nfeature load_balance=on\n"
+                   "task a run=busy cpus=0\ntask b run=busy cpus=0\ntask c run=busy cpus=0\n"
+                   "task x run=5ms cpus=1\n"
+                   "at 1ms affinity a all\nat 1ms affinity b all\nat 1ms affinity c all\nrun 100ms\n"));
+  sim.run();
+  EXPECT_GE(sim.counters().newidle_migrations + sim.counters().periodic_migrations, 1u);
+  EXPECT_EQ(tasks_per_cpu(sim)[1] + tasks_per_cpu(sim)[0], 3u);
+  EXPECT_GE(tasks_per_cpu(sim)[1], 1u);
+  EXPECT_TRUE(sim.checker()->ok());
+}
+
+// Pinned tasks stay: everything pinned to CPU 0 never moves, and the
+// balancer's failures grow the domain's interval instead (MAX_PINNED_INTERVAL).
+TEST(LoadBalance, PinnedTasksNeverMove) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=4\nfeature load_balance=on\n"
+                   "task a run=busy cpus=0\ntask b run=busy cpus=0\ntask c run=busy cpus=0\nrun 1s\n"));
+  sim.run();
+  EXPECT_EQ(sim.counters().migrations, 0u);
+  EXPECT_EQ(tasks_per_cpu(sim)[0], 3u);
+  EXPECT_GT(sim.sched().lb.sd[CpuId(1)][0].balance_interval, sim.sched().topo.sd[CpuId(1)][0].min_interval);
+}
+
+SgLbStats group(GroupType type, uint64_t nr, uint64_t idle, uint64_t weight, uint64_t load = 0, uint64_t cap = 1024) {
+  SgLbStats g;
+  g.type = type;
+  g.v.sum_nr_running = g.v.sum_h_nr_running = nr;
+  g.v.idle_cpus = idle;
+  g.v.group_weight = weight;
+  g.v.group_load = load;
+  g.v.group_capacity = cap;
+  g.v.avg_load = load * kSchedCapacityScale / cap;
+  return g;
+}
+
+// calculate_imbalance with the kernel's numbers.
+TEST(LoadBalanceArith, CalculateImbalanceWithTheKernelsNumbers) {
+  // overloaded busiest, has_spare local, no SD_SHARE_PKG_RESOURCES: migrate_util,
+  // capacity 2048 - util 700 = 1348
+  SdLbStats sds;
+  sds.has_busiest = true;
+  sds.local = group(GroupType::has_spare, 1, 1, 2, 0, 2048);
+  sds.local.v.group_util = 700;
+  sds.busiest = group(GroupType::overloaded, 5, 0, 2, 5000, 2048);
+  Imbalance r = calculate_imbalance({CpuIdleType::idle, 117, false, false}, sds);
+  EXPECT_EQ(r.type, MigrationType::util);
+  EXPECT_EQ(r.imbalance, 1348);
+  // prefer_sibling: half the difference of running tasks, (5 - 1) >> 1 = 2
+  sds.prefer_sibling = true;
+  r = calculate_imbalance({CpuIdleType::idle, 117, true, false}, sds);
+  EXPECT_EQ(r.type, MigrationType::task);
+  EXPECT_EQ(r.imbalance, 2);
+  // idle CPUs evened: (3 - 1) >> 1 = 1; the other way round the unsigned int
+  // difference wraps: (1 - 3) mod 2^32 >> 1 = 2^31 - 1 tasks
+  sds.prefer_sibling = false;
+  sds.local = group(GroupType::has_spare, 1, 3, 4);
+  sds.busiest = group(GroupType::overloaded, 6, 1, 4, 6000, 4096);
+  EXPECT_EQ(calculate_imbalance({CpuIdleType::idle, 117, true, false}, sds).imbalance, 1);
+  sds.local.v.idle_cpus = 1;
+  sds.busiest.v.idle_cpus = 3;
+  EXPECT_EQ(calculate_imbalance({CpuIdleType::idle, 117, true, false}, sds).imbalance, 2147483647);
+  // both overloaded: min(busiest above average, local below) x capacity / 1024;
+  // sds avg (3000 + 1000) * 1024 / 4096 = 1000; busiest avg 1500, local 500:
+  // min(500 * 2048, 500 * 2048) / 1024 = 1000
+  sds.local = group(GroupType::overloaded, 3, 0, 2, 1000, 2048);
+  sds.busiest = group(GroupType::overloaded, 5, 0, 2, 3000, 2048);
+  sds.total_load = 4000, sds.total_capacity = 4096;
+  sds.avg_load = 1000;
+  r = calculate_imbalance({CpuIdleType::not_idle, 117, true, false}, sds);
+  EXPECT_EQ(r.type, MigrationType::load);
+  EXPECT_EQ(r.imbalance, 1000);
+}
+
+// find_busiest_group's verdict: a busy CPU leaves a has_spare group alone; an
+// overloaded busiest within imbalance_pct of local is balanced.
+TEST(LoadBalanceArith, TheVerdictKeepsTheKernelsThresholds) {
+  SdLbStats sds;
+  sds.has_busiest = true;
+  sds.local = group(GroupType::has_spare, 0, 2, 2);
+  sds.busiest = group(GroupType::has_spare, 2, 0, 2);
+  EXPECT_EQ(find_busiest_group_verdict({CpuIdleType::not_idle, 117, true, false}, sds).imbalance, 0);
+  EXPECT_EQ(find_busiest_group_verdict({CpuIdleType::idle, 117, true, false}, sds).imbalance, 1);  // (2 - 0) >> 1
+  // 100 * 1150 <= 117 * 1000: balanced; 100 * 1200 > 117 * 1000: not
+  sds.local = group(GroupType::overloaded, 3, 0, 1, 1000, 1024);
+  sds.busiest = group(GroupType::overloaded, 3, 0, 1, 1150, 1024);
+  sds.total_load = 2150, sds.total_capacity = 2048;
+  EXPECT_EQ(find_busiest_group_verdict({CpuIdleType::not_idle, 117, true, false}, sds).imbalance, 0);
+  sds.busiest = group(GroupType::overloaded, 3, 0, 1, 1200, 1024);
+  sds.total_load = 2200;
+  EXPECT_GT(find_busiest_group_verdict({CpuIdleType::not_idle, 117, true, false}, sds).imbalance, 0);
+}
+
+std::string trace(const Scenario& s) {
+  std::ostringstream perf;
+  PerfScriptWriter w(perf, "perf");
+  Sim sim(s, SimOptions{.sink = &w});
+  sim.run();
+  return perf.str() + std::to_string(sim.counters().migrations);
+}
+
+Scenario with_balance(Scenario s, bool on) {
+  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::load_balance; });
+  s.feature_overrides.emplace_back(Feature::load_balance, on);
+  return s;
+}
+
+// Every migration lands on an allowed CPU (checked as it happens).
+struct MigrationWatch : SchedSink {
+  uint64_t outside = 0;
+  void sched_migrate_task(const Sched& s, TaskId t, CpuId, CpuId dest) override {
+    if (!cpu_allowed(s.tasks[t], dest)) ++outside;
+  }
+};
+
+RC_GTEST_PROP(LoadBalanceProperties, OnOneCpuTheFeatureChangesNothing, ()) {
+  Scenario s = *simgen::gen_sim_scenario_with_ops(30);
+  s.topology = {1, 1, 1};
+  RC_ASSERT(trace(with_balance(s, true)) == trace(with_balance(s, false)));
+}
+
+// Random scenarios on their own topology or on 2 sockets with SMT, with
+// load_balance on (and kernel_placement at random): every invariant holds
+// after every step, no migration leaves the affinity, and a second run is
+// the same.
+RC_GTEST_PROP(LoadBalanceProperties, RandomScenariosKeepEveryInvariantTheAffinityAndDeterminism, ()) {
+  Scenario s = with_balance(*simgen::gen_sim_scenario_with_ops(40), true);
+  if (*rc::gen::arbitrary<bool>()) s.topology = {2, *rc::gen::inRange(1u, 4u), 2};
+  s.feature_overrides.emplace_back(Feature::kernel_placement, *rc::gen::arbitrary<bool>());
+  MigrationWatch watch;
+  Sim sim(s, SimOptions{.check_every = 1, .sink = &watch});
+  sim.run();
+  RC_ASSERT(sim.checker()->ok());
+  RC_ASSERT(watch.outside == 0u);
+  RC_ASSERT(trace(s) == trace(s));
+}
+
+}  // namespace
+}  // namespace cfsv
