@@ -92,6 +92,8 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("enqueues", k.enqueues).field("dequeues", k.dequeues).field("reweights", k.reweights);
   j.field("tg_load_avg_updates", k.tg_load_avg_updates).field("root_tg_load_avg_updates", k.root_tg_load_avg_updates);
   j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);
+  j.field("move_task_calls", k.move_task_calls).field("move_task_requeues", k.move_task_requeues);
+  j.field("move_task_same_group", k.move_task_same_group).field("move_task_skips", k.move_task_skips);
   j.field("invariant_checks", sim.checker()->checks());
   j.end_object();
   j.end_object();
@@ -121,6 +123,9 @@ void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, con
       << "); forks placed away from the parent's CPU: " << k.fork_placements_away << "\n";
   if (phases) print_phases(sim, st, out);
   out << '\n';
+  if (k.move_task_calls)
+    out << "sched_move_task: " << k.move_task_calls << " calls, " << k.move_task_requeues << " requeues, "
+        << k.move_task_same_group << " to the same group (" << k.move_task_skips << " skipped)\n\n";
   if (const uint64_t n = sim.counters().ops_rejected) {
     out << n << " op(s) rejected, without effect" << (n > sim.rejected_ops().size() ? "; the first:\n" : ":\n");
     for (const RejectedOp& r : sim.rejected_ops())

@@ -7,6 +7,7 @@
 #include "arith/placement.h"
 #include "arith/weights.h"
 #include "balance.h"
+#include "cgroup.h"
 #include "fair.h"
 #include "pelt.h"
 #include "pelt_eras.h"
@@ -279,6 +280,9 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   t.se = s.se.emplace_back(e);
   s.tasks.emplace_back(std::move(t));
   s.counters.forks++;
+  s.tasks[id].cgroup = group;
+  sched_autogroup_fork(s, id, parent);              // copy_signal (v6.4)
+  s.tasks[id].group = sched_get_task_group(s, id);  // sched_cgroup_fork (v6.4)
   if (s.era.pelt) init_entity_runnable_average(s, s.tasks[id].se);
   if (s.era.pelt_v4) pelt4::init_entity_runnable_average(s, s.tasks[id].se);  // (wake_up_new_task's)
   if (s.era.pelt_v3) pelt3::fork_entity(s, s.tasks[id].se, parent ? s.tasks[parent].se : EntityId{});
@@ -346,11 +350,18 @@ void block_task(Sched& s, TaskId task, TaskState to) {
   }
 }
 
-// do_exit (kernel/exit.c): the running task blocks for good; a sleeping task
-// is simply gone.
+// do_exit (kernel/exit.c v6.4): PF_EXITING (exit_signals), then with
+// CONFIG_SCHED_AUTOGROUP sched_autogroup_exit_task while the task is still
+// queued; then the running task blocks for good (its load leaves at the
+// switch away, task_dead_fair), while a sleeping task is simply gone. Its
+// signal's autogroup reference goes last (free_signal_struct: the model reaps
+// at once).
 void do_exit(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
   touch(s, t.cpu);
+  if (t.state != TaskState::running && t.state != TaskState::sleeping) return;  // a waiting task exits when it runs
+  t.exiting = true;
+  if (s.features[Feature::sched_autogroup]) sched_autogroup_exit_task(s, task);
   if (t.state == TaskState::running) {
     block_task(s, task, TaskState::exited);
   } else if (t.state == TaskState::sleeping) {
@@ -360,6 +371,7 @@ void do_exit(Sched& s, TaskId task) {
     t.deferred.clear();
     s.counters.exits++;
   }
+  if (t.state == TaskState::exited) sched_autogroup_exit(s, task);
 }
 
 // ttwu_do_wakeup's idle-time update (kernel/sched/core.c v5.15): a wakeup
@@ -457,14 +469,21 @@ void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
   move_queued_task(s, task, select_cpu(s, t));
 }
 
-// sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra) with
-// task_move_group_fair / task_change_group_fair's vruntime handling and, in
-// v5.15, its PELT: detach from the old cfs_rq, attach to the new one; seed
-// 001's early return under move_task_skip_same_group. DEQUEUE_MOVE: the
-// dequeue updates min_vruntime in every era.
-void sched_move_task(Sched& s, TaskId task, GroupId group) {
+// sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra; the
+// group from sched_get_task_group, v6.4) with task_move_group_fair /
+// task_change_group_fair's vruntime handling and, in v5.15, its PELT: detach
+// from the old cfs_rq, attach to the new one; seed 001's early return (v6.4)
+// under move_task_skip_same_group. DEQUEUE_MOVE: the dequeue updates
+// min_vruntime in every era.
+void sched_move_task(Sched& s, TaskId task) {
   Task& t = s.tasks[task];
-  if (s.features[Feature::move_task_skip_same_group] && group == t.group) return;
+  const GroupId group = sched_get_task_group(s, task);
+  s.counters.move_task_calls++;
+  if (group == t.group) {
+    s.counters.move_task_same_group++;
+    if (s.features[Feature::move_task_skip_same_group]) return void(s.counters.move_task_skips++);
+  }
+  if (s.sink) s.sink->group_move(s, task, group);
   const CpuId cpu = t.cpu;
   SchedEntity& e = s.se[t.se];
   const auto change_group = [&] {
@@ -486,6 +505,7 @@ void sched_move_task(Sched& s, TaskId task, GroupId group) {
     return;
   }
   const bool running = s.rq[cpu].curr == task;
+  s.counters.move_task_requeues++;
   change_queued_task(s, task, kDequeueSave | kDequeueMove, true, change_group);
   if (running && s.era.change_pattern_v5) resched_curr(s, cpu);
 }

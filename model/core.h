@@ -34,7 +34,9 @@ void do_exit(Sched& s, TaskId task);
 void set_user_nice(Sched& s, TaskId task, int nice);
 // allowed: trimmed to the CPUs that exist, and not empty unless it means every CPU.
 void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed);
-void sched_move_task(Sched& s, TaskId task, GroupId group);
+// sched_move_task: the task joins the group sched_get_task_group names
+// (model/cgroup.h: its cgroup, or its autogroup); the callers set those first.
+void sched_move_task(Sched& s, TaskId task);
 
 // The migration paths (load balancing, move_queued_task). detach_task: off
 // its CPU and set to dest, queued nowhere; attach_task: queued on its new

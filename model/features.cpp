@@ -40,6 +40,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::flat_slice, "flat_slice", "seed 003: sched_slice ignores the entities above the task's cfs_rq", kVary},
     {F::kernel_placement, "kernel_placement", "select_task_rq_fair places forks and wakeups (kernel/sched/fair.c v5.15, in every profile); off: the lowest allowed CPU with the fewest tasks", kKeep},
     {F::load_balance, "load_balance", "load balancing moves queued and running tasks between CPUs: periodic, nohz idle, newidle and active balance (kernel/sched/fair.c v5.15, in every profile)", kKeep},
+    {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); off in every profile so far", kVary},
 }};
 
 const auto kProfiles = std::to_array<Profile>({

@@ -45,6 +45,7 @@ enum class Feature : unsigned {
   flat_slice,                 // seed 003 (never merged)
   kernel_placement,           // select_task_rq_fair places forks and wakeups (v5.15's in every profile)
   load_balance,               // periodic, nohz idle, newidle and active balance (v5.15's in every profile)
+  sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

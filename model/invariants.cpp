@@ -8,6 +8,7 @@
 #include "arith/pelt_tables.h"
 #include "arith/weights.h"
 #include "balance.h"
+#include "cgroup.h"
 #include "sched.h"
 #include "sim.h"
 
@@ -245,7 +246,7 @@ void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
   if (c.pelt.nr_attached != x.c.queue[q].attached)
     x.fail(fmt("cfs_rq %s: %u attached, %u entities say so", x.cfs_rq(q).c_str(), c.pelt.nr_attached,
                x.c.queue[q].attached));
-  if (!c.group_se) return;
+  if (!c.group_se || x.s.tg[c.tg].dead) return;  // a destroyed group's entities left (destroyed-group-unreferenced)
   const EntityPelt& g = x.s.se[c.group_se].pelt;
   if (g.attached != x.s.se[c.group_se].cfs_rq && !pelt_v4_clockless(x.s, g))
     x.fail(fmt("group entity of %s is not attached to its cfs_rq", x.cfs_rq(q).c_str()));
@@ -266,6 +267,41 @@ void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
   if (p.removals_queued != p.removals_applied + p.removed.nr || (p.removed.nr == 0 && !empty))
     x.fail(fmt("cfs_rq %s: %" PRIu64 " removals queued, %" PRIu64 " applied, %u pending (load %" PRIu64 ")",
                x.cfs_rq(q).c_str(), p.removals_queued, p.removals_applied, p.removed.nr, p.removed.load_avg));
+}
+
+// A destroyed group's cfs_rqs hold nothing and are off the leaf list; its
+// entities are neither queued nor attached anywhere.
+void destroyed_cfs_rq_unused(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!x.s.tg[c.tg].dead) return;
+  const EntityId se = c.group_se;
+  if (c.nr_running || c.curr || c.pelt.on_list || c.pelt.nr_attached || x.s.se[se].on_rq || x.s.se[se].pelt.attached)
+    x.fail(fmt("cfs_rq %s of a destroyed group: nr_running %u, curr %s, on the leaf list %d, %u attached; its entity "
+               "queued %d, attached %d",
+               x.cfs_rq(q).c_str(), c.nr_running, x.entity(c.curr).c_str(), c.pelt.on_list, c.pelt.nr_attached,
+               x.s.se[se].on_rq, bool(x.s.se[se].pelt.attached)));
+}
+
+// No live task names a destroyed group: not its sched_task_group, cgroup or
+// autogroup, nor the cfs_rq its entity hangs under.
+void destroyed_group_unreferenced(Ctx& x, TaskId, const Task& t) {
+  if (t.state == TaskState::exited) return;
+  const Sched& s = x.s;
+  const GroupId under = s.cfs[s.se[t.se].cfs_rq].tg;
+  for (const GroupId g : {t.group, t.cgroup, t.autogroup, under})
+    if (s.tg[g].dead)
+      x.fail(fmt("%s task %s refers to destroyed group %s", state_name(t.state).c_str(), t.name.c_str(),
+                 s.tg[g].path.c_str()));
+}
+
+// A live task is in the group sched_get_task_group names (its cgroup's, or
+// its autogroup's), and its entity hangs under that group's cfs_rq on its CPU.
+void task_in_its_group(Ctx& x, TaskId id, const Task& t) {
+  if (t.state == TaskState::exited) return;
+  const Sched& s = x.s;
+  const GroupId want = sched_get_task_group(s, id);
+  if (t.group != want || s.se[t.se].cfs_rq != s.tg[t.group].cfs_rq[t.cpu])
+    x.fail(fmt("task %s: in group %s, under cfs_rq %s; sched_get_task_group says %s", t.name.c_str(),
+               s.tg[t.group].path.c_str(), x.cfs_rq(s.se[t.se].cfs_rq).c_str(), s.tg[want].path.c_str()));
 }
 
 void tg_load_avg_sum(Ctx& x) {
@@ -341,6 +377,15 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = pelt_removed_once},
     {.info = {"tg-load-avg-sum", "tg->load_avg equals the sum of its cfs_rqs' tg_load_avg_contrib"},
      .state = tg_load_avg_sum},
+    {.info = {"destroyed-group-unreferenced",
+              "a destroyed group's cfs_rqs are empty and off the leaf list, its entities neither queued nor attached, "
+              "and no live task's group, cgroup, autogroup or cfs_rq is of it"},
+     .cfs_rq = destroyed_cfs_rq_unused,
+     .task = destroyed_group_unreferenced},
+    {.info = {"task-in-its-group",
+              "a live task's group is the one sched_get_task_group names (its cgroup's, or its autogroup's), and its "
+              "entity hangs under that group's cfs_rq on its CPU"},
+     .task = task_in_its_group},
 };
 constexpr std::size_t kCount = std::size(kInvariants);
 

@@ -52,6 +52,13 @@ struct OpScope {
     const auto slash = path.rfind('/');
     return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
   }
+  // A group other than the root with no child group: what `cgroup destroy` may name.
+  bool is_leaf_group(const std::string& path) const {
+    if (path == "/" || depth_of(path) < 0) return false;
+    for (const auto& [p, d] : groups)
+      if (parent_of(p) == path) return false;
+    return true;
+  }
   bool cpus_fit(const CpuMask& m) const {
     for (unsigned c = nr_cpus; c < kMaxCpus; ++c)
       if (m[c]) return false;
@@ -89,6 +96,9 @@ struct OpScope {
             [&](const op::SetShares& s) { return depth_of(s.group) > 0; },
             [&](const op::MoveTask& m) { return has_task(m.task) && depth_of(m.group) >= 0; },
             [](const op::Advance&) { return true; },
+            [&](const op::DestroyGroup& d) { return is_leaf_group(d.group); },
+            [&](const op::Setsid& s) { return has_task(s.task); },
+            [&](const op::AutogroupNice& n) { return has_task(n.task); },
         },
         o);
   }
@@ -111,6 +121,11 @@ struct OpScope {
                    [](const op::SetAffinity&) {},
                    [](const op::SetShares&) {},
                    [](const op::MoveTask&) {},
+                   [&](const op::DestroyGroup& d) {
+                     std::erase_if(groups, [&](const auto& g) { return g.first == d.group; });
+                   },
+                   [](const op::Setsid&) {},
+                   [](const op::AutogroupNice&) {},
                },
                o);
   }
@@ -129,6 +144,9 @@ constexpr unsigned kOpWeight[] = {
     1,  // set_shares
     2,  // move_task
     4,  // advance
+    1,  // destroy_group
+    1,  // setsid
+    1,  // autogroup_nice
 };
 static_assert(std::size(kOpWeight) == std::variant_size_v<Op>, "kOpWeight: one weight per kind of Op");
 
@@ -322,6 +340,15 @@ template <class Reader> class OpsDecoder {
             },
             [&](op::MoveTask& m) { return have_tasks && (m.task = task_name(), m.group = task_group(), true); },
             [&](op::Advance& a) { return a.by = advance(), true; },
+            [&](op::DestroyGroup& d) {
+              if (scope_.groups.size() <= 1) return false;
+              d.group = group_path(1);  // a leaf: the last group under it, if it has any
+              for (const auto& [p, depth] : scope_.groups)
+                if (p.starts_with(d.group + "/")) d.group = p;
+              return scope_.is_leaf_group(d.group);
+            },
+            [&](op::Setsid& ss) { return have_tasks && (ss.task = task_name(), true); },
+            [&](op::AutogroupNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
         },
         o);
     if (!formed) o = op::Advance{advance()};

@@ -105,9 +105,16 @@ struct SetShares {  // `shares /g N`, or `weight /g W` (then weight is set, as i
 };
 struct MoveTask { std::string task; std::string group; bool operator==(const MoveTask&) const = default; };
 struct Advance { Nanos by = 0; bool operator==(const Advance&) const = default; };
+// `cgroup destroy /path`: rmdir of an empty cgroup (model/cgroup.h).
+struct DestroyGroup { std::string group; bool operator==(const DestroyGroup&) const = default; };
+// `setsid TASK`: ksys_setsid's sched_autogroup_create_attach.
+struct Setsid { std::string task; bool operator==(const Setsid&) const = default; };
+// `autogroup nice TASK N`: a write to /proc/PID/autogroup (proc_sched_autogroup_set_nice).
+struct AutogroupNice { std::string task; int nice = 0; bool operator==(const AutogroupNice&) const = default; };
 }  // namespace op
+// New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
-                        op::SetShares, op::MoveTask, op::Advance>;
+                        op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice>;
 
 struct TimedOp {
   Nanos at = 0;

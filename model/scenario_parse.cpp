@@ -172,10 +172,11 @@ class Parser {
     expect_some(1, "set key=value ...");
     for (const KeyValue& kv : key_values(1)) {
       const SettingKey* k = setting_key(kv.key);
-      if (!k)
-        fail(kv.key_col, "unknown setting " + quote(kv.key) +
-                             " (expected hz, latency, min_granularity, wakeup_granularity, idle_min_granularity, "
-                             "migration_cost, nr_latency, nr_migrate, newidle_cost, scaling)");
+      if (!k) {
+        std::string known;  // kSettingKeys' names, in its order
+        for (const SettingKey& key : kSettingKeys) known += (known.empty() ? "" : ", ") + std::string(key.name);
+        fail(kv.key_col, "unknown setting " + quote(kv.key) + " (expected " + known + ")");
+      }
       uint64_t v = 0;
       switch (k->kind) {
         case ValueKind::duration: v = duration(kv.value, kv.value_col, kv.key, k->lo, k->hi); break;
@@ -386,13 +387,31 @@ class Parser {
       expect_args(3, 2, "at <time> move TASK /path");
       std::string t = task_arg(3);
       p.op.op = op::MoveTask{std::move(t), group_arg(4, true)};
+    } else if (o == "cgroup") {
+      expect_some(3, "at <time> cgroup destroy /path");
+      if (toks_[3].text != "destroy")
+        fail(toks_[3].col, "unknown cgroup op " + quote(toks_[3].text) + " (expected destroy)");
+      expect_args(4, 1, "at <time> cgroup destroy /path");
+      if (toks_[4].text == "/") fail(toks_[4].col, "the root group '/' cannot be destroyed");
+      p.op.op = op::DestroyGroup{group_arg(4, false)};
+    } else if (o == "setsid") {
+      expect_args(3, 1, "at <time> setsid TASK");
+      p.op.op = op::Setsid{task_arg(3)};
+    } else if (o == "autogroup") {
+      expect_some(3, "at <time> autogroup nice TASK N");
+      if (toks_[3].text != "nice")
+        fail(toks_[3].col, "unknown autogroup op " + quote(toks_[3].text) + " (expected nice)");
+      expect_args(4, 2, "at <time> autogroup nice TASK N");
+      std::string t = task_arg(4);
+      p.op.op = op::AutogroupNice{std::move(t), nice_value(toks_[5].text, toks_[5].col)};
     } else if (o == "advance") {
       expect_args(3, 1, "at <time> advance <duration>");
       p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
       p.value = here(toks_[3].col);
     } else {
       fail(opt.col, "unknown op " + quote(o) +
-                        " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance)");
+                        " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance, "
+                        "cgroup, setsid, autogroup)");
     }
     pending_.push_back(std::move(p));
   }

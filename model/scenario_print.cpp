@@ -56,6 +56,10 @@ std::string op_text(const Op& op) {
                            : "shares " + o.group + " " + std::to_string(o.shares));
         else if constexpr (std::is_same_v<T, op::MoveTask>) return "move " + o.task + " " + o.group;
         else if constexpr (std::is_same_v<T, op::Advance>) return "advance " + format_duration(o.by);
+        else if constexpr (std::is_same_v<T, op::DestroyGroup>) return "cgroup destroy " + o.group;
+        else if constexpr (std::is_same_v<T, op::Setsid>) return "setsid " + o.task;
+        else if constexpr (std::is_same_v<T, op::AutogroupNice>)
+          return "autogroup nice " + o.task + " " + std::to_string(o.nice);
         else static_assert(!sizeof(T), "print_scenario: a new Op needs a scenario-file form (model/scenario_print.cpp)");
       },
       op);

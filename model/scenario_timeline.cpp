@@ -56,6 +56,15 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
           } else if constexpr (std::is_same_v<T, op::MoveTask>) {
             need_task(o.task, p.task);
             need_group(o.group);
+          } else if constexpr (std::is_same_v<T, op::DestroyGroup>) {
+            // rmdir's EBUSY for child groups is known here; for live tasks
+            // only when the model runs (a rejected op, docs/scenario-format.md).
+            need_group(o.group);
+            const std::string below = o.group + "/";
+            if (const auto c = groups.lower_bound(below); c != groups.end() && c->first.starts_with(below))
+              fail_at(p.group, "group " + quote(o.group) + " has a child group " + quote(c->first) + at_text +
+                                   " (line " + std::to_string(c->second.line) + "); destroy it first");
+            groups.erase(o.group);
           } else if constexpr (!std::is_same_v<T, op::Advance>) {
             need_task(o.task, p.task);
           }

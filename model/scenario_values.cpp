@@ -24,7 +24,7 @@ bool to_uint(std::string_view s, uint64_t max, uint64_t& out) {
   uint64_t v = 0;
   for (char c : s) {
     const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (max - d) / 10) return false;
+    if (d > max || v > (max - d) / 10) return false;  // d > max: max - d would wrap (max < 9)
     v = v * 10 + d;
   }
   out = v;

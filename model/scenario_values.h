@@ -33,6 +33,7 @@ constexpr std::array<SettingKey, 10> kSettingKeys = {{
     {"nr_migrate", ValueKind::count, 0, 1u << 20},
     {"newidle_cost", ValueKind::duration, 0, 1'000'000},  // the model's, per CPU of a domain (model/balance.h)
     {"scaling", ValueKind::scaling, 0, 2},
+    {"autogroup", ValueKind::count, 0, 1},  // kernel.sched_autogroup_enabled
 }};
 const SettingKey* setting_key(std::string_view name);  // nullptr when unknown
 

@@ -164,6 +164,12 @@ struct TaskGroup {
   uint64_t load_avg = 0;          // tg->load_avg: the sum of its cfs_rqs' tg_load_avg_contrib
   uint64_t load_avg_updates = 0;  // times update_tg_load_avg changed it
   uint64_t runnable_avg = 0;      // v3.10: tg->runnable_avg, the sum of its cfs_rqs' tg_runnable_contrib
+  // Group lifecycle (model/cgroup.h): destroyed (its cfs_rqs and entities stay
+  // in the tables, unreferenced); an autogroup's tg (autogroup_create), and
+  // the live tasks whose signal->autogroup it is (its kref, the model's count).
+  bool dead = false;
+  bool autogroup = false;
+  uint32_t autogroup_refs = 0;
 };
 
 enum class TaskState : uint8_t { running, runnable, sleeping, exited };
@@ -182,7 +188,11 @@ struct Task {
   TaskSpec spec;
   int nice = 0;
   CpuMask allowed;  // empty = every CPU
-  GroupId group = kRootGroup;
+  GroupId group = kRootGroup;      // p->sched_task_group
+  GroupId cgroup = kRootGroup;     // its cpu cgroup (task_css): what `move` writes
+  GroupId autogroup = kRootGroup;  // p->signal->autogroup's tg; the root: autogroup_default
+  bool exiting = false;            // PF_EXITING (do_exit)
+  bool session_leader = false;     // it called setsid (a second one fails: EPERM)
   CpuId cpu{0};
   EntityId se;
   TaskState state = TaskState::sleeping;
@@ -254,6 +264,10 @@ struct Counters {
   // update_tg_load_avg: the updates of tg->load_avg of every group but the
   // root, of the root, and the root's calls skipped (root_tg_load_avg_skip).
   uint64_t tg_load_avg_updates = 0, root_tg_load_avg_updates = 0, root_tg_load_avg_skips = 0;
+  // sched_move_task (model/cgroup.h): calls; those that dequeued and enqueued
+  // a queued task; those whose group was already the task's (seed 001's case);
+  // those that returned early for it (move_task_skip_same_group).
+  uint64_t move_task_calls = 0, move_task_requeues = 0, move_task_same_group = 0, move_task_skips = 0;
 };
 
 // Everything the kernel functions read and write: the per-CPU runqueues, the

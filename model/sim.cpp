@@ -11,6 +11,7 @@
 
 #include "arith/weights.h"
 #include "balance.h"
+#include "cgroup.h"
 #include "core.h"
 #include "fair.h"
 #include "limits.h"
@@ -49,6 +50,7 @@ std::string apply_setting(Sched& sch, const Setting& s) {
   else if (s.key == "nr_latency") tun.nr_latency = v;
   else if (s.key == "nr_migrate") tun.nr_migrate = static_cast<uint32_t>(v);
   else if (s.key == "newidle_cost") tun.newidle_cost_per_cpu_ns = v;
+  else if (s.key == "autogroup") tun.autogroup_enabled = v != 0;
   else if (s.key != "scaling") error = "unknown setting '" + s.key + "'";
   if (gran && sch.era.sysctl_recomputes_nr_latency) tun.recompute_nr_latency();
   return error;
@@ -203,7 +205,7 @@ void Sim::end_burst(TaskId task) {
                                                 },
                                                 t.spec.behaviour);
   if (!sleep) {
-    block_task(s_, task, TaskState::exited);
+    do_exit(s_, task);
     return;
   }
   block_task(s_, task, TaskState::sleeping);
@@ -432,7 +434,7 @@ struct Sim::OpHandler {
     const TaskId parent = spec.parent.empty() ? TaskId{} : live_task(spec.parent, &r);
     if (!spec.parent.empty() && !parent) return r;
     // An empty group is the parent's (its group when it forks).
-    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].group : group(spec.group, &r);
+    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].cgroup : group(spec.group, &r);
     if (!g) return r;
     if (spec.nice < kNiceMin || spec.nice > kNiceMax) return sim.reject("nice out of range");
     const bool zero_loop = std::visit(Overloaded{
@@ -531,8 +533,48 @@ struct Sim::OpHandler {
     if (!t) return r;
     const GroupId g = group(o.group, &r);
     if (!g) return r;
-    if (s.sink) s.sink->group_move(s, t, g);
-    sched_move_task(s, t, g);
+    s.tasks[t].cgroup = g;  // cgroup_migrate, then cpu_cgroup_attach
+    sched_move_task(s, t);
+    return applied;
+  }
+  // rmdir (cgroup_destroy_locked, kernel/cgroup/cgroup.c v6.4): EBUSY while
+  // the group has live tasks or child groups.
+  R operator()(const op::DestroyGroup& o) {
+    R r{};
+    const GroupId g = group(o.group, &r);
+    if (!g) return r;
+    if (g == kRootGroup) return sim.reject("the root group cannot be destroyed");
+    if (std::string why = cgroup_rmdir_refusal(s, g); !why.empty()) return sim.reject(std::move(why));
+    sched_destroy_group(s, g);
+    sim.group_by_path_.erase(sim.group_by_path_.find(o.group));
+    return applied;
+  }
+  // ksys_setsid (kernel/sys.c v6.4): EPERM for a task that already leads a
+  // session; the task calls it, so a waiting task does when it next runs.
+  R operator()(const op::Setsid& o) {
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    Task& k = s.tasks[t];
+    if (task_on_rq_queued(k) && !acts_now(k)) return k.deferred.push_back(o), applied;
+    if (k.session_leader) return sim.reject("task '" + o.task + "' already leads a session (EPERM)");
+    if (s.features[Feature::sched_autogroup] &&
+        (s.tg.size() >= kMaxGroups || (s.tg.size() + 1) * s.nr_cpus() > kMaxGroupEntities))
+      return sim.reject("no room for its autogroup: more than " + std::to_string(kMaxGroups) + " groups or " +
+                        std::to_string(kMaxGroupEntities) + " group entities");
+    k.session_leader = true;
+    if (s.features[Feature::sched_autogroup]) sched_autogroup_create_attach(s, t);
+    return applied;
+  }
+  R operator()(const op::AutogroupNice& o) {
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    if (!s.features[Feature::sched_autogroup])
+      return sim.reject("no /proc/PID/autogroup without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
+    if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject(std::to_string(o.nice) + " is out of range");
+    if (!proc_sched_autogroup_set_nice(s, t, o.nice))
+      return sim.reject("task '" + o.task + "' has no autogroup of its own (EINVAL)");
     return applied;
   }
   R operator()(const op::Advance& o) {
@@ -583,6 +625,9 @@ std::string describe(const Op& op) {
                         [](const op::SetShares& o) { return "shares " + o.group + " " + std::to_string(o.shares); },
                         [](const op::MoveTask& o) { return "move " + o.task + " " + o.group; },
                         [](const op::Advance& o) { return "advance " + std::to_string(o.by) + "ns"; },
+                        [](const op::DestroyGroup& o) { return "cgroup destroy " + o.group; },
+                        [](const op::Setsid& o) { return "setsid " + o.task; },
+                        [](const op::AutogroupNice& o) { return "autogroup nice " + o.task + " " + std::to_string(o.nice); },
                     },
                     op);
 }

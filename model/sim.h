@@ -150,6 +150,7 @@ class Sim {
   // For tests that deliberately break the model (the checker must notice).
   CfsRq& mutable_cfs_rq(CfsRqId i) { return s_.cfs[i]; }
   SchedEntity& mutable_entity(EntityId i) { return s_.se[i]; }
+  TaskGroup& mutable_group(GroupId i) { return s_.tg[i]; }
   Task& mutable_task(TaskId i) { return s_.tasks[i]; }
   // The sched_slice the tick would use for entity se now (for tests/tools).
   uint64_t sched_slice_of(EntityId se) const;

@@ -25,6 +25,7 @@ struct Tunables {
   uint64_t newidle_cost_per_cpu_ns = 200;
   uint32_t hz = 1000;
   TunableScaling scaling = TunableScaling::log;
+  uint32_t autogroup_enabled = 1;  // sysctl_sched_autogroup_enabled (kernel/sched/autogroup.c; CONFIG_SCHED_AUTOGROUP)
 
   // get_update_sysctl_factor: 1, min(cpus, 8), or 1 + ilog2(min(cpus, 8)).
   static uint64_t scaling_factor(unsigned online_cpus, TunableScaling s);

@@ -16,14 +16,14 @@ namespace {
 // The kernel functions take their ids in a fixed order.
 template <class A, class B> concept EnqueueTakes = requires(Sched& s, A a, B b) { enqueue_task_fair(s, a, b, 0u); };
 template <class A, class B> concept SliceTakes = requires(const Sched& s, A a, B b) { sched_slice(s, a, b); };
-template <class A, class B> concept MoveTakes = requires(Sched& s, A a, B b) { sched_move_task(s, a, b); };
+template <class A> concept MoveTakes = requires(Sched& s, A a) { sched_move_task(s, a); };
 static_assert(EnqueueTakes<CpuId, TaskId>);
 static_assert(!EnqueueTakes<TaskId, CpuId>);  // (cpu, task) swapped
 static_assert(!EnqueueTakes<int32_t, int32_t>);
 static_assert(SliceTakes<CfsRqId, EntityId>);
 static_assert(!SliceTakes<EntityId, CfsRqId>);  // (cfs_rq, se) swapped
-static_assert(MoveTakes<TaskId, GroupId>);
-static_assert(!MoveTakes<GroupId, TaskId>);
+static_assert(MoveTakes<TaskId>);
+static_assert(!MoveTakes<GroupId>);  // a group where the task belongs
 
 // No conversions: between kinds, from or to integers.
 static_assert(!std::is_convertible_v<TaskId, CpuId>);

@@ -20,10 +20,12 @@ constexpr Nanos kMs = 1'000'000;
 const CpuId kCpu0(0), kCpu1(1);
 
 // At 10 ms: CPU 0 runs a or b of /g, the other waits in /g's timeline; CPU 1
-// runs c; z ran its 1 ms on CPU 1 and sleeps.
+// runs c; z ran its 1 ms on CPU 1 and sleeps; /d was destroyed at 5 ms.
 Scenario two_cpus() {
   Scenario sc = basic("v5.15", 2);
-  sc.groups = {{"/g", 1024}};
+  sc.groups = {{"/g", 1024}, {"/d", 1024}};
+  sc.ops = {{5 * kMs, op::DestroyGroup{"/d"}, {}}};  // applied by run_to, not by run_until
+  sc.duration = 200 * kMs;
   sc.tasks = {task("a", 0, "/g"), task("b", 0, "/g"), task("c"), task("z", 0, "/", RunPeriodic{kMs, Nanos{100 * kMs}})};
   sc.tasks[0].cpus = sc.tasks[1].cpus = cpus({0});
   sc.tasks[2].cpus = sc.tasks[3].cpus = cpus({1});
@@ -77,6 +79,12 @@ std::vector<Corruption> corruptions() {
       {"pelt-removed-once", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
       {"tg-load-avg-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
       {"cfs-tasks-list", kCpu1, [=](Sim& sim) { sim.mutable_task(sim.task_index("c")).lb_next = sim.task_index("c"); }},
+      {"destroyed-group-unreferenced", kCpu0,
+       [=](Sim& sim) {
+         for (const GroupId g : sim.groups().ids())
+           if (sim.groups()[g].path == "/d") sim.mutable_task(sim.task_index("a")).autogroup = g;
+       }},
+      {"task-in-its-group", kCpu0, [=](Sim& sim) { sim.mutable_task(sim.task_index("a")).cgroup = kRootGroup; }},
   };
 }
 
@@ -84,7 +92,7 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
   std::set<std::string_view> covered;
   for (const Corruption& c : corruptions()) {
     Sim sim(two_cpus());
-    sim.run_until(10 * kMs);
+    sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();
     ASSERT_EQ(sim.tasks()[sim.task_index("z")].state, TaskState::sleeping);
     c.apply(sim);
@@ -113,7 +121,7 @@ Scenario two_cpus_with_sleepers() {
 TEST(Invariants, TouchedChecksCatchEachCorruptionOnItsCpu) {
   for (const Corruption& c : corruptions()) {
     Sim sim(two_cpus_with_sleepers(), SimOptions{.check_every = 0, .full_check_every = 4});
-    sim.run_until(10 * kMs);
+    sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();  // 1: everything
     for (const char* t : {"x", "y", "z"}) ASSERT_EQ(sim.tasks()[sim.task_index(t)].state, TaskState::sleeping) << t;
     c.apply(sim);
@@ -201,7 +209,7 @@ TEST(Invariants, TouchedChecksSeeTheTouchedCpus) {
   EXPECT_TRUE(sim.check_touched("nice a"));                         // 2: CPU 0 only
   ASSERT_EQ(sim.apply(op::SetNice{"c", 2}), ApplyResult::applied);  // c is on CPU 1
   EXPECT_FALSE(sim.check_touched("nice c"));                        // 3: CPU 1 only
-  ASSERT_EQ(sim.checker()->violations().size(), 1u);
+  ASSERT_EQ(sim.checker()->violations().size(), 1u) << sim.checker()->violations().back().to_string();
   EXPECT_EQ(sim.checker()->violations().front().invariant, "nr-running-consistent");
   EXPECT_EQ(sim.checker()->violations().front().step, "nice c");
 

@@ -419,7 +419,8 @@ rc::Gen<Scenario> any_scenario() {
           {"migration_cost", {0, 1'000'000'000}},
           {"nr_latency", {1, 1 << 20}},
           {"nr_migrate", {0, 1 << 20}},
-          {"scaling", {0, 2}}};
+          {"scaling", {0, 2}},
+          {"autogroup", {0, 1}}};
       const auto& [key, range] = *rc::gen::elementOf(keys);
       s.settings.push_back({key, any_duration(range.first, range.second)});
     }
@@ -447,7 +448,7 @@ rc::Gen<Scenario> any_scenario() {
     Nanos clock = 0;  // where the ops so far leave the simulation: no op before it
     for (std::size_t i = 0; i < times.size(); ++i) {
       times[i] = clock = std::max(times[i], clock);
-      const int kind = *rc::gen::inRange(0, tasks.empty() ? 3 : 12);
+      const int kind = *rc::gen::inRange(0, tasks.empty() ? 3 : 15);
       const std::string task = tasks.empty() ? "" : *rc::gen::elementOf(tasks);
       Op o;
       switch (kind) {
@@ -464,9 +465,20 @@ rc::Gen<Scenario> any_scenario() {
         case 6: o = op::SetNice{task, *rc::gen::inRange(-20, 20)}; break;
         case 7: o = op::SetAffinity{task, any_cpus(nr_cpus)}; break;
         case 8: o = op::MoveTask{task, *rc::gen::elementOf(groups)}; break;
+        case 9: o = op::Setsid{task}; break;
+        case 10: o = op::AutogroupNice{task, *rc::gen::inRange(-20, 20)}; break;
+        case 11: {  // the last group made has no child group; then it is gone
+          if (groups.size() == 1) {
+            o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
+            break;
+          }
+          o = op::DestroyGroup{groups.back()};
+          groups.pop_back();
+          break;
+        }
         default: {
           if (groups.size() == 1) {
-            o = op::Advance{1};
+            o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
             break;
           }
           const GroupSpec g = any_group(groups[*rc::gen::inRange<std::size_t>(1, groups.size())]);

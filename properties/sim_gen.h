@@ -133,6 +133,9 @@ inline bool can_form(const Op& kind, const SimNames& m) {
                         [&](const op::SetShares&) { return m.groups.size() > 1; },
                         [&](const op::MoveTask&) { return tasks; },
                         [](const op::Advance&) { return true; },
+                        [&](const op::DestroyGroup&) { return m.groups.size() > 1; },  // the last group is a leaf
+                        [&](const op::Setsid&) { return tasks; },
+                        [&](const op::AutogroupNice&) { return tasks; },
                     },
                     kind);
 }
@@ -162,6 +165,14 @@ inline rc::Gen<Op> gen_op_of(const Op& kind, const SimNames& m) {
                             return op::MoveTask{t, group(0)};
                           },
                           [&](const op::Advance&) -> Op { return op::Advance{*gen_advance()}; },
+                          [&](const op::DestroyGroup&) -> Op {
+                            std::vector<std::string> leaves;
+                            for (const auto& g : m.groups)
+                              if (m.is_leaf_group(g.first)) leaves.push_back(g.first);
+                            return op::DestroyGroup{*rc::gen::elementOf(leaves)};
+                          },
+                          [&](const op::Setsid&) -> Op { return op::Setsid{task()}; },
+                          [&](const op::AutogroupNice&) -> Op { return op::AutogroupNice{task(), *properties::gen_nice()}; },
                       },
                       kind);
   });

@@ -100,6 +100,7 @@ struct NamedTask {
   std::string operator()(const op::CreateGroup&) const { return ""; }
   std::string operator()(const op::SetShares&) const { return ""; }
   std::string operator()(const op::Advance&) const { return ""; }
+  std::string operator()(const op::DestroyGroup&) const { return ""; }
   template <class O> std::string operator()(const O& o) const { return o.task; }
 };
 
@@ -110,6 +111,16 @@ bool has_parent(const Scenario& sc, const std::string& child) {
     if (t.name == child) return !t.parent.empty();
   for (const TimedOp& o : sc.ops)
     if (const auto* sp = std::get_if<op::Spawn>(&o.op); sp && sp->task.name == child) return !sp->task.parent.empty();
+  return false;
+}
+
+// A group op the kernel refuses for the state it finds (model/sim.cpp's reasons).
+bool refused_by_kernel(const Op& op, const std::string& error) {
+  const auto ends = [&](std::string_view tail) { return error.ends_with(tail); };
+  if (std::holds_alternative<op::DestroyGroup>(op)) return ends("(EBUSY)");
+  if (std::holds_alternative<op::Setsid>(op)) return ends("(EPERM)");
+  if (std::holds_alternative<op::AutogroupNice>(op))
+    return ends("(EINVAL)") || ends("without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
   return false;
 }
 
@@ -130,6 +141,10 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     // rejections are of an op that names a task that has exited since (by an
     // exit op, or by itself: run= without sleep=) and of an op on a child
     // before its parent has run to fork it (it does not exist yet).
+    // Besides, the kernel refuses some group ops by their state: rmdir of a
+    // group with live tasks (EBUSY), a second setsid (EPERM), an autogroup
+    // nice without an autogroup or CONFIG_SCHED_AUTOGROUP.
+    if (r == ApplyResult::rejected && refused_by_kernel(op, d.sim.last_error())) return;
     if (r == ApplyResult::rejected) {
       const auto* sp = std::get_if<op::Spawn>(&op);
       const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);

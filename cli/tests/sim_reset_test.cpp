@@ -57,7 +57,8 @@ std::string report(const Sim& sim, const Stats& st) {
   for (const uint64_t n : {c.events, c.ops, c.ops_rejected, c.ticks, c.schedules, c.context_switches, c.resched_tick,
                            c.resched_wakeup, c.wakeups, c.sleeps, c.forks, c.exits, c.migrations, c.enqueues,
                            c.dequeues, c.reweights, c.tg_load_avg_updates, c.root_tg_load_avg_updates,
-                           c.root_tg_load_avg_skips})
+                           c.root_tg_load_avg_skips, c.move_task_calls, c.move_task_requeues,
+                           c.move_task_same_group, c.move_task_skips})
     j.field("counter", n);
   const Interval whole = st.whole(s, sim.now());
   j.key("tasks");
