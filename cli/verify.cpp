@@ -176,6 +176,7 @@ void json_counterexample(JsonWriter& j, const Counterexample& c) {
     }
     j.end_array();
   }
+  if (!c.scenario.empty()) j.field("scenario", c.scenario);
   j.end_object();
 }
 

@@ -22,7 +22,7 @@ struct SettingKey {
   ValueKind kind;
   uint64_t lo, hi;
 };
-constexpr std::array<SettingKey, 10> kSettingKeys = {{
+constexpr auto kSettingKeys = std::to_array<SettingKey>({
     {"hz", ValueKind::count, 1, 10000},
     {"latency", ValueKind::duration, 100'000, kSec},
     {"min_granularity", ValueKind::duration, 100'000, kSec},
@@ -34,7 +34,7 @@ constexpr std::array<SettingKey, 10> kSettingKeys = {{
     {"newidle_cost", ValueKind::duration, 0, 1'000'000},  // the model's, per CPU of a domain (model/balance.h)
     {"scaling", ValueKind::scaling, 0, 2},
     {"autogroup", ValueKind::count, 0, 1},  // kernel.sched_autogroup_enabled
-}};
+});
 const SettingKey* setting_key(std::string_view name);  // nullptr when unknown
 
 constexpr std::array<std::string_view, 3> kScalingNames = {"none", "log", "linear"};  // = TunableScaling
