@@ -100,7 +100,8 @@ bool can_migrate_task(const Sched& s, TaskId p, LbEnv& env) {
   if (!cpu_allowed(t, env.dst_cpu)) {
     env.flags |= kSomePinned;
     if (env.idle == Idle::newly_idle || (env.flags & (kDstPinned | kActiveLb))) return false;
-    for (std::size_t c = (env.dst_grpmask & env.cpus)._Find_first(); c < kMaxCpus; c = (env.dst_grpmask & env.cpus)._Find_next(c))
+    const CpuMask candidates = env.dst_grpmask & env.cpus;
+    for (std::size_t c = candidates._Find_first(); c < kMaxCpus; c = candidates._Find_next(c))
       if (cpu_allowed(t, CpuId(c))) {
         env.flags |= kDstPinned;
         env.new_dst_cpu = CpuId(c);
@@ -455,8 +456,9 @@ void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
 // busy CPU (nr_busy_cpus: the LLC's CPUs not running the idle task).
 void nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
+  if (time_after(s.lb.nohz_next_balance, now)) return;  // before the O(CPUs) mask: same verdict, every busy tick
   const CpuMask idle = nohz_idle_cpus(s);
-  if (idle.none() || time_after(s.lb.nohz_next_balance, now)) return;
+  if (idle.none()) return;
   const auto& doms = s.topo.sd[cpu];
   bool kick = rq_nr_running(s, cpu) >= 2 ||
               (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front()));

@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "overloaded.h"
 #include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
@@ -105,6 +106,25 @@ std::string print_scenario(const Scenario& s) {
   for (const TimedOp& o : s.ops) line("at " + format_duration(o.at) + " " + op_text(o.op));
   line("run " + format_duration(s.duration));
   return out;
+}
+
+std::string describe(const Op& op) {
+  return std::visit(Overloaded{
+                        [](const op::Spawn& o) { return "spawn " + o.task.name; },
+                        [](const op::Exit& o) { return "exit " + o.task; },
+                        [](const op::Sleep& o) { return "sleep " + o.task; },
+                        [](const op::Wake& o) { return "wake " + o.task; },
+                        [](const op::SetNice& o) { return "nice " + o.task + " " + std::to_string(o.nice); },
+                        [](const op::SetAffinity& o) { return "affinity " + o.task; },
+                        [](const op::CreateGroup& o) { return "group " + o.group.path; },
+                        [](const op::SetShares& o) { return "shares " + o.group + " " + std::to_string(o.shares); },
+                        [](const op::MoveTask& o) { return "move " + o.task + " " + o.group; },
+                        [](const op::Advance& o) { return "advance " + std::to_string(o.by) + "ns"; },
+                        [](const op::DestroyGroup& o) { return "cgroup destroy " + o.group; },
+                        [](const op::Setsid& o) { return "setsid " + o.task; },
+                        [](const op::AutogroupNice& o) { return "autogroup nice " + o.task + " " + std::to_string(o.nice); },
+                    },
+                    op);
 }
 
 }  // namespace cfsv

@@ -31,30 +31,6 @@ std::string parent_path(std::string_view path) {
 // An affinity mask without the CPUs beyond the machine's.
 CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & (~CpuMask{} >> (kMaxCpus - nr_cpus)); }
 
-// A tunable write after boot: sched_proc_update_handler (kernel/sched/fair.c
-// v3.10, v4.4) recomputes sched_nr_latency after a latency/min_granularity/
-// wakeup_granularity write; the v5.13+ debugfs files (kernel/sched/debug.c)
-// are plain writes. `scaling` was applied at boot. Returns what is wrong with
-// the setting, "" when it applied.
-std::string apply_setting(Sched& sch, const Setting& s) {
-  Tunables& tun = sch.tun;
-  const uint64_t v = s.value;
-  const bool gran = s.key == "latency" || s.key == "min_granularity" || s.key == "wakeup_granularity";
-  std::string error;
-  if (s.key == "hz") tun.hz = static_cast<uint32_t>(std::max<uint64_t>(v, 1));
-  else if (s.key == "latency") tun.latency_ns = v;
-  else if (s.key == "min_granularity") tun.min_granularity_ns = std::max<uint64_t>(v, 1);
-  else if (s.key == "wakeup_granularity") tun.wakeup_granularity_ns = v;
-  else if (s.key == "idle_min_granularity") tun.idle_min_granularity_ns = v;
-  else if (s.key == "migration_cost") tun.migration_cost_ns = v;
-  else if (s.key == "nr_latency") tun.nr_latency = v;
-  else if (s.key == "nr_migrate") tun.nr_migrate = static_cast<uint32_t>(v);
-  else if (s.key == "newidle_cost") tun.newidle_cost_per_cpu_ns = v;
-  else if (s.key == "autogroup") tun.autogroup_enabled = v != 0;
-  else if (s.key != "scaling") error = "unknown setting '" + s.key + "'";
-  if (gran && sch.era.sysctl_recomputes_nr_latency) tun.recompute_nr_latency();
-  return error;
-}
 
 }  // namespace
 
@@ -115,7 +91,7 @@ void Sim::reset(const Scenario& sc) {
     if (st.key == "scaling") normalized.scaling = static_cast<TunableScaling>(std::min<uint64_t>(st.value, 2));
   s_.tun = normalized.for_cpus(n);
   for (const Setting& st : sc_.settings)
-    if (std::string e = apply_setting(s_, st); !e.empty()) last_error_ = std::move(e);
+    if (std::string e = s_.tun.write(st, s_.era.sysctl_recomputes_nr_latency); !e.empty()) last_error_ = std::move(e);
 
   s_.se.reserve(64 + sc_.tasks.size() + sc_.groups.size() * n);
   s_.tasks.reserve(sc_.tasks.size() + 16);
@@ -613,23 +589,5 @@ void Sim::run_deferred_ops(TaskId task) {
   if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);
 }
 
-std::string describe(const Op& op) {
-  return std::visit(Overloaded{
-                        [](const op::Spawn& o) { return "spawn " + o.task.name; },
-                        [](const op::Exit& o) { return "exit " + o.task; },
-                        [](const op::Sleep& o) { return "sleep " + o.task; },
-                        [](const op::Wake& o) { return "wake " + o.task; },
-                        [](const op::SetNice& o) { return "nice " + o.task + " " + std::to_string(o.nice); },
-                        [](const op::SetAffinity& o) { return "affinity " + o.task; },
-                        [](const op::CreateGroup& o) { return "group " + o.group.path; },
-                        [](const op::SetShares& o) { return "shares " + o.group + " " + std::to_string(o.shares); },
-                        [](const op::MoveTask& o) { return "move " + o.task + " " + o.group; },
-                        [](const op::Advance& o) { return "advance " + std::to_string(o.by) + "ns"; },
-                        [](const op::DestroyGroup& o) { return "cgroup destroy " + o.group; },
-                        [](const op::Setsid& o) { return "setsid " + o.task; },
-                        [](const op::AutogroupNice& o) { return "autogroup nice " + o.task + " " + std::to_string(o.nice); },
-                    },
-                    op);
-}
 
 }  // namespace cfsv

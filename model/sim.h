@@ -25,6 +25,7 @@
 #include "invariants.h"
 #include "recorder.h"
 #include "scenario.h"
+#include "scenario_text.h"  // describe(Op)
 #include "sched.h"
 #include "sink.h"
 
@@ -195,8 +196,5 @@ class Sim {
   std::size_t next_op_ = 0;                  // the first not yet applied
   std::optional<Nanos> end_time_;            // the run's end, known once every op is applied
 };
-
-// A one-line description of an op, for violation reports ("spawn t0", ...).
-std::string describe(const Op& op);
 
 }  // namespace cfsv

@@ -1,5 +1,7 @@
 #include "tunables.h"
 
+#include "scenario.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -35,6 +37,30 @@ Tunables Tunables::for_cpus(unsigned online_cpus) const {
 
 void Tunables::recompute_nr_latency() {
   if (min_granularity_ns) nr_latency = (latency_ns + min_granularity_ns - 1) / min_granularity_ns;
+}
+
+// A tunable write after boot: sched_proc_update_handler (kernel/sched/fair.c
+// v3.10, v4.4) recomputes sched_nr_latency after a latency/min_granularity/
+// wakeup_granularity write; the v5.13+ debugfs files (kernel/sched/debug.c)
+// are plain writes. `scaling` was applied at boot.
+std::string Tunables::write(const Setting& s, bool sysctl_recomputes_nr_latency) {
+  Tunables& tun = *this;
+  const uint64_t v = s.value;
+  const bool gran = s.key == "latency" || s.key == "min_granularity" || s.key == "wakeup_granularity";
+  std::string error;
+  if (s.key == "hz") tun.hz = static_cast<uint32_t>(std::max<uint64_t>(v, 1));
+  else if (s.key == "latency") tun.latency_ns = v;
+  else if (s.key == "min_granularity") tun.min_granularity_ns = std::max<uint64_t>(v, 1);
+  else if (s.key == "wakeup_granularity") tun.wakeup_granularity_ns = v;
+  else if (s.key == "idle_min_granularity") tun.idle_min_granularity_ns = v;
+  else if (s.key == "migration_cost") tun.migration_cost_ns = v;
+  else if (s.key == "nr_latency") tun.nr_latency = v;
+  else if (s.key == "nr_migrate") tun.nr_migrate = static_cast<uint32_t>(v);
+  else if (s.key == "newidle_cost") tun.newidle_cost_per_cpu_ns = v;
+  else if (s.key == "autogroup") tun.autogroup_enabled = v != 0;
+  else if (s.key != "scaling") error = "unknown setting '" + s.key + "'";
+  if (gran && sysctl_recomputes_nr_latency) tun.recompute_nr_latency();
+  return error;
 }
 
 }  // namespace cfsv

@@ -2,9 +2,12 @@
 // sysctl_sched_*, get_update_sysctl_factor, update_sysctl; v3.10..v6.5).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace cfsv {
+
+struct Setting;  // scenario.h
 
 enum class TunableScaling { none, log, linear };  // SCHED_TUNABLESCALING_*
 
@@ -34,6 +37,9 @@ struct Tunables {
   // sched_proc_update_handler: after a latency/min_granularity write,
   // sched_nr_latency = DIV_ROUND_UP(latency, min_granularity).
   void recompute_nr_latency();
+  // A `set` line after boot (sched_proc_update_handler and the debugfs
+  // writes, tunables.cpp): what is wrong with it, "" when it applied.
+  std::string write(const Setting& s, bool sysctl_recomputes_nr_latency);
 
   uint64_t tick_ns() const { return 1'000'000'000ull / hz; }
   bool operator==(const Tunables&) const = default;

@@ -213,11 +213,7 @@ std::string trace(const Scenario& s) {
   return perf.str() + std::to_string(sim.counters().migrations);
 }
 
-Scenario with_balance(Scenario s, bool on) {
-  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::load_balance; });
-  s.feature_overrides.emplace_back(Feature::load_balance, on);
-  return s;
-}
+Scenario with_balance(const Scenario& s, bool on) { return with_overrides(s, {{Feature::load_balance, on}}); }
 
 // Every migration lands on an allowed CPU (checked as it happens).
 struct MigrationWatch : SchedSink {
