@@ -28,11 +28,10 @@ bool task_has_avg(const Sched& s, TaskId t) { return s.se[s.tasks[t].se].pelt.av
 
 uint64_t lsub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
-// cpumask_weight(p->cpus_ptr) over the machine (an empty mask is every CPU).
+// cpumask_weight(p->cpus_ptr) over the machine (an empty mask is every CPU;
+// a task's mask names only the machine's CPUs).
 unsigned nr_cpus_allowed(const Sched& s, const Task& t) {
-  unsigned n = 0;
-  for (const CpuId c : s.rq.ids()) n += cpu_allowed(t, c) ? 1 : 0;
-  return n;
+  return t.allowed.none() ? s.nr_cpus() : static_cast<unsigned>(t.allowed.count());
 }
 
 // The idle timestamp find_idlest_group_cpu compares: rq->idle_stamp when
@@ -43,13 +42,9 @@ Nanos idle_stamp_of(const Sched& s, CpuId cpu) {
   return r.idle_stamp ? r.idle_stamp : r.since + 1;
 }
 
-bool sched_smt_active(const Sched& s) { return !s.topo.smt_mask.empty() && s.topo.smt_mask[CpuId(0)].count() > 1; }
+bool sched_smt_active(const Sched& s) { return s.topo.smt_active; }
 
-CpuId first_cpu(const CpuMask& m) {
-  for (std::size_t i = 0; i < m.size(); ++i)
-    if (m.test(i)) return CpuId(i);
-  return CpuId{};
-}
+CpuId first_cpu(const CpuMask& m) { return m.any() ? CpuId(static_cast<int>(m._Find_first())) : CpuId{}; }
 
 CpuId first_allowed(const Sched& s, const Task& t) {
   for (const CpuId c : s.rq.ids())
@@ -57,10 +52,7 @@ CpuId first_allowed(const Sched& s, const Task& t) {
   return CpuId(0);  // unreachable: the model refuses an affinity with no CPU
 }
 
-CpuId sd_llc_id(const Sched& s, CpuId cpu) {
-  const SchedDomain* sd = sd_llc(s, cpu);
-  return sd ? first_cpu(sd->span) : cpu;
-}
+CpuId sd_llc_id(const Sched& s, CpuId cpu) { return s.topo.llc_id[cpu]; }
 
 // set_idle_cores / test_idle_cores (kernel/sched/fair.c v5.15): sd_llc_shared->has_idle_cores.
 void set_idle_cores(Sched& s, CpuId cpu, bool val) {
@@ -161,8 +153,8 @@ CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus,
   if (!sched_smt_active(s)) return select_idle_cpu_one(s, core);
   bool idle = true;
   const CpuMask& smt = s.topo.smt_mask[core];
-  for (const CpuId c : s.rq.ids()) {
-    if (!smt.test(c.index())) continue;
+  for (std::size_t i = smt._Find_first(); i < smt.size(); i = smt._Find_next(i)) {
+    const CpuId c(i);
     if (!available_idle_cpu(s, c)) {
       idle = false;
       if (!idle_cpu) continue;
@@ -177,9 +169,10 @@ CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus,
 
 // select_idle_smt (kernel/sched/fair.c v5.15)
 CpuId select_idle_smt(const Sched& s, const Task& t, const SchedDomain& sd, CpuId target) {
-  for (const CpuId c : s.rq.ids()) {
-    if (!s.topo.smt_mask[target].test(c.index())) continue;
-    if (!cpu_allowed(t, c) || !sd.span.test(c.index())) continue;
+  const CpuMask& smt = s.topo.smt_mask[target];
+  for (std::size_t i = smt._Find_first(); i < smt.size(); i = smt._Find_next(i)) {
+    const CpuId c(i);
+    if (!cpu_allowed(t, c) || !sd.span.test(i)) continue;
     if (available_idle_cpu(s, c)) return c;
   }
   return CpuId{};
@@ -203,10 +196,17 @@ CpuId select_idle_cpu(Sched& s, const Task& t, const SchedDomain& sd, bool has_i
   }
   CpuId idle_cpu;
   uint64_t probed = 0;
-  const unsigned n = s.nr_cpus();
-  for (unsigned k = 0; k < n; ++k) {  // for_each_cpu_wrap(cpu, cpus, target + 1)
-    const CpuId cpu((target.index() + 1 + k) % n);
-    if (!cpus.test(cpu.index())) continue;
+  // for_each_cpu_wrap(cpu, cpus, target + 1): the CPUs after target, then
+  // from 0 to target; cpus is read as it goes (select_idle_core clears cores).
+  const std::size_t start = target.index() + 1;
+  bool wrapped = false;
+  for (std::size_t bit = cpus._Find_next(target.index());; bit = cpus._Find_next(bit)) {
+    if (bit >= cpus.size()) {
+      if (wrapped || (bit = cpus._Find_first()) >= cpus.size()) break;
+      wrapped = true;
+    }
+    if (wrapped && bit >= start) break;
+    const CpuId cpu(bit);
     if (has_idle_core) {
       if (const CpuId i = select_idle_core(s, t, cpu, cpus, idle_cpu)) return i;
     } else {
@@ -252,12 +252,8 @@ uint64_t cfs_rq_h_load(const Sched& s, CfsRqId cq) {
 }  // namespace
 
 const SchedDomain* sd_llc(const Sched& s, CpuId cpu) {
-  const SchedDomain* hd = nullptr;
-  for (const SchedDomain& sd : s.topo.sd[cpu]) {
-    if (!sd.flags.has(F::SHARE_PKG_RESOURCES)) break;
-    hd = &sd;
-  }
-  return hd;
+  const int level = s.topo.llc_level[cpu];
+  return level < 0 ? nullptr : &s.topo.sd[cpu][static_cast<std::size_t>(level)];
 }
 
 bool cpus_share_cache(const Sched& s, CpuId a, CpuId b) { return sd_llc_id(s, a) == sd_llc_id(s, b); }

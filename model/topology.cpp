@@ -161,7 +161,22 @@ class Builder {
       for (SchedDomain& sd : st.sd[c])
         for (SchedGroup& g : sd.groups) g.capacity = group_capacity(g, st.cpu_capacity);
     }
+    update_top_cache_domain(st);
     return st;
+  }
+
+  // update_top_cache_domain (kernel/sched/topology.c v5.15): sd_llc and
+  // sd_llc_id of every CPU; and sched_smt_active.
+  void update_top_cache_domain(SchedTopology& st) const {
+    st.llc_level.resize(n_), st.llc_id.resize(n_);
+    for (CpuId c : built_.ids()) {
+      int level = -1;
+      while (level + 1 < static_cast<int>(st.sd[c].size()) && st.sd[c][level + 1].flags.has(F::SHARE_PKG_RESOURCES))
+        ++level;
+      st.llc_level[c] = level;
+      st.llc_id[c] = level < 0 ? c : CpuId(static_cast<int>(st.sd[c][level].span._Find_first()));
+      st.smt_active |= st.smt_mask[c].count() > 1;
+    }
   }
 
   // What update_group_capacity settles to: the sum of the group's CPUs'

@@ -89,6 +89,12 @@ struct SchedTopology {
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
   IdVec<CpuId, std::vector<SchedDomain>> sd;  // per CPU, bottom-up (rq->sd first)
   IdVec<CpuId, CpuMask> smt_mask, node_mask;  // cpu_smt_mask, cpumask_of_node(cpu_to_node)
+  // update_top_cache_domain's per-CPU values (kernel/sched/topology.c v5.15):
+  // sd_llc, the highest domain with SD_SHARE_PKG_RESOURCES (its index in sd,
+  // -1 when none), and sd_llc_id, its first CPU (the CPU itself without one).
+  IdVec<CpuId, int> llc_level;
+  IdVec<CpuId, CpuId> llc_id;
+  bool smt_active = false;  // sched_smt_active(): some CPU has an SMT sibling
 };
 
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain
