@@ -50,7 +50,7 @@ SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& 
 
 // "" when `after` differs from `before` only in work a skip may save: the
 // same perf-script events (picks, wakeups, migrations), both runs'
-// invariants kept, every entity's and cfs_rq's PELT averages, every group
+// invariants kept, every live entity's and cfs_rq's PELT averages, every group
 // entity's weight, every non-root group's tg->load_avg and contributions, the
 // decision counters and, with same_work, the work counters (enqueues,
 // dequeues, reweights, non-root tg load_avg updates); no root tg load_avg
