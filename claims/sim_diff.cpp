@@ -199,7 +199,8 @@ std::string first_state_difference(const Scenario& s, const std::vector<std::pai
   times.erase(std::unique(times.begin(), times.end()), times.end());
   Sim a(with_overrides(s, before)), b(with_overrides(s, after));
   for (const Nanos t : times) {
-    const bool ended = a.run_to(t) | b.run_to(t);
+    const bool a_ended = a.run_to(t), b_ended = b.run_to(t);
+    const bool ended = a_ended || b_ended;
     if (const std::string d = state_difference(a, b); !d.empty()) {
       std::string ops;
       for (const TimedOp& o : s.ops)

@@ -134,8 +134,12 @@ template <class Keep> Scenario reduce(Scenario s, Keep keep) {
     }
     return any;
   };
-  while (drop(&Scenario::ops) | drop(&Scenario::tasks) | drop(&Scenario::groups) |
-         drop(&Scenario::feature_overrides) | drop(&Scenario::settings)) {
+  for (bool any = true; any;) {
+    any = drop(&Scenario::ops);
+    any = drop(&Scenario::tasks) || any;
+    any = drop(&Scenario::groups) || any;
+    any = drop(&Scenario::feature_overrides) || any;
+    any = drop(&Scenario::settings) || any;
   }
   return s;
 }
