@@ -77,6 +77,11 @@ struct SimDomain {
   unsigned max_ops = 32;
   std::optional<Topology> topology = {};  // replaces the decoded one (its CPU masks stay valid: more CPUs)
   std::vector<std::pair<std::string_view, uint64_t>> settings = {};  // `set` lines added to the case
+  // sim_unobservable: the counters of work done (enqueues, dequeues,
+  // reweights, tg load_avg updates) must match too; false when skipping that
+  // work is the feature's point (seed 001's requeues), so that only decisions
+  // and signals are compared.
+  bool same_work = true;
   bool operator==(const SimDomain&) const = default;
 };
 

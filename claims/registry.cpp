@@ -31,6 +31,22 @@ Domain newidle_stop() {
                         Topology{2, 2, 2},
                         {{"newidle_cost", 20'000}}}};
 }
+// Seed 001's runs: v5.15 with CONFIG_SCHED_AUTOGROUP built in (every exit
+// calls sched_move_task) and the sysctl on, with select_task_rq_fair's
+// placements and load balancing (the decisions that read PELT), the
+// same-group skip off then on;
+// random op scenarios (groups, fork, exit, setsid, autogroup nice, cgroup
+// destroy) compared on decisions and signals, not on the requeues' work.
+Domain move_task_skip() {
+  const std::vector<std::pair<Feature, bool>> base = {
+      {F::sched_autogroup, true}, {F::kernel_placement, true}, {F::load_balance, true}};
+  auto with = [&](bool skip) {
+    auto v = base;
+    v.emplace_back(F::move_task_skip_same_group, skip);
+    return v;
+  };
+  return Domain{.sim = {"v5.15", with(false), with(true), 32, std::nullopt, {{"autogroup", 1}}, false}};
+}
 // A balancing claim's domain: these levels, groups of up to 4 CPUs and 8 entities per CPU.
 Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 8}}; }
 
@@ -116,6 +132,11 @@ std::span<const Claim> all_claims() {
        K::sim_unobservable,
        Domain{.sim = {"v5.15", {{F::root_tg_load_avg_skip, false}}, {{F::root_tg_load_avg_skip, true}}}},
        FeatureSet{F::root_tg_load_avg_skip}, Shape::none, Expect::holds},
+      {"move-task-same-group/noop", "seed 001",
+       "When sched_move_task's group is the task's own, returning early instead of dequeue, change_group and "
+       "enqueue changes no decision (pick, placement, migration) and no cfs_rq's PELT.",
+       K::sim_unobservable, move_task_skip(), FeatureSet{F::move_task_skip_same_group}, Shape::none,
+       Expect::refuted},
       {"newidle-stop/first-pick-sooner", "seed 002",
        "Stopping the newidle walk once the rq has runnable tasks lets them run sooner: the first decision it "
        "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",

@@ -71,20 +71,93 @@ namespace {std::string first_differing_line(const std::string& a, const std::str
   }
 }
 
-// Counters but the root's tg load_avg updates and skips.
+// The counters of decisions: what a skip may not change.
 auto decision_counters(const Counters& c) {
-  return std::tuple{c.events,    c.ops,      c.ops_rejected, c.ticks,       c.schedules, c.context_switches,
-                    c.resched_tick, c.resched_wakeup, c.wakeups, c.sleeps, c.forks, c.exits,
-                    c.migrations, c.enqueues, c.dequeues,     c.reweights,   c.tg_load_avg_updates};
+  return std::tuple{c.events,     c.ops,         c.ops_rejected,       c.ticks,   c.schedules,
+                    c.context_switches, c.resched_tick, c.resched_wakeup, c.wakeups, c.sleeps,
+                    c.forks,      c.exits,       c.migrations,         c.wakeup_migrations, c.fork_placements_away};
+}
+// The counters of work done (the root's tg load_avg updates apart).
+auto work_counters(const Counters& c) { return std::tuple{c.enqueues, c.dequeues, c.reweights, c.tg_load_avg_updates}; }
+
+// Each field of a cfs_rq's PELT the runs are compared on, by its kernel name.
+template <class F> void each_pelt_field(const CfsRqPelt& p, F f) {
+  const SchedAvg& a = p.avg;
+  f("load_avg", a.load_avg), f("util_avg", a.util_avg), f("runnable_avg", a.runnable_avg);
+  f("load_sum", a.load_sum), f("util_sum", a.util_sum), f("runnable_sum", a.runnable_sum);
+  f("period_contrib", a.period_contrib), f("last_update_time", a.last_update_time);
+  f("removed.nr", p.removed.nr), f("removed.load_avg", p.removed.load_avg);
+  f("removed.util_avg", p.removed.util_avg), f("removed.runnable_avg", p.removed.runnable_avg);
+  f("tg_load_avg_contrib", p.tg_load_avg_contrib);
+}
+
+// Whether e is an exited task's entity: its state is read by nothing again.
+bool dead_task_entity(const Sim& sim, EntityId e) {
+  for (const Task& t : sim.tasks())
+    if (t.se == e) return t.state == TaskState::exited;
+  return false;
+}
+
+std::string cfs_rq_name(const Sim& sim, CfsRqId q) {
+  const CfsRq& c = sim.cfs_rqs()[q];
+  return "cfs_rq of " + sim.groups()[c.tg].path + " on cpu" + std::to_string(c.cpu.v);
+}
+
+// "" when both runs' first fields differ nowhere, else "NAME: FIELD x vs y"
+// for the first that does. `each(sim, id, f)` calls f(field, value) per field.
+template <class Ids, class Each, class Name>
+std::string first_field_difference(const Sim& a, const Sim& b, const Ids& ids, Each each, Name name) {
+  for (const auto id : ids) {
+    std::vector<std::pair<const char*, uint64_t>> xs;
+    each(a, id, [&](const char* n, uint64_t v) { xs.emplace_back(n, v); });
+    std::size_t i = 0;
+    std::string diff;
+    each(b, id, [&](const char*, uint64_t v) {
+      if (diff.empty() && i < xs.size() && xs[i].second != v)
+        diff = name(a, id) + ": " + xs[i].first + " " + std::to_string(xs[i].second) + " vs " + std::to_string(v);
+      ++i;
+    });
+    if (!diff.empty()) return diff;
+  }
+  return "";
+}
+
+// The first entity (vruntime, slice start, weight) or cfs_rq (min_vruntime,
+// PELT) whose state differs between the runs, each, "" when none does.
+std::string state_difference(const Sim& a, const Sim& b) {
+  if (a.entities().size() != b.entities().size() || a.cfs_rqs().size() != b.cfs_rqs().size())
+    return "the runs have different entities or cfs_rqs";
+  const auto entity = [](const Sim& s, EntityId e, auto f) {
+    if (dead_task_entity(s, e)) return;
+    const SchedEntity& x = s.entities()[e];
+    f("vruntime", x.vruntime), f("prev_sum_exec_runtime (slice start)", x.prev_sum_exec_runtime);
+    f("load.weight", x.load.weight);
+  };
+  const auto entity_name = [](const Sim& s, EntityId e) {
+    for (const Task& t : s.tasks())
+      if (t.se == e) return "task " + t.name;
+    for (const TaskGroup& g : s.groups())
+      for (const CpuId c : s.rqs().ids())
+        if (!g.se.empty() && g.se[c] == e) return "group entity of " + g.path + " on cpu" + std::to_string(c.v);
+    return "sched_entity " + std::to_string(e.v);
+  };
+  const auto cfs = [](const Sim& s, CfsRqId q, auto f) {
+    f("min_vruntime", s.cfs_rqs()[q].min_vruntime);
+    each_pelt_field(s.cfs_rqs()[q].pelt, f);
+  };
+  const std::string q = first_field_difference(a, b, a.cfs_rqs().ids(), cfs, cfs_rq_name);
+  const std::string e = first_field_difference(a, b, a.entities().ids(), entity, entity_name);
+  return q + (q.empty() || e.empty() ? "" : "; ") + e;
 }
 }  // namespace
 
-std::string root_tg_skip_difference(const SimRun& before, const SimRun& after) {
+std::string unobservable_difference(const SimRun& before, const SimRun& after, bool same_work) {
   const Sim &a = *before.sim, &b = *after.sim;
   for (const Sim* s : {&a, &b})
     if (!s->checker()->ok()) return "invariant violated: " + s->checker()->violations().front().to_string();
   if (before.perf != after.perf) return "perf script differs at " + first_differing_line(before.perf, after.perf);
   for (const EntityId e : a.entities().ids()) {
+    if (dead_task_entity(a, e) && dead_task_entity(b, e)) continue;
     const SchedEntity &x = a.entities()[e], &y = b.entities()[e];
     if (!(x.pelt.avg == y.pelt.avg)) return "sched_entity " + std::to_string(e.v) + "'s PELT averages differ";
     if (x.load.weight != y.load.weight)
@@ -101,13 +174,50 @@ std::string root_tg_skip_difference(const SimRun& before, const SimRun& after) {
     if (g != kRootGroup && a.groups()[g].load_avg != b.groups()[g].load_avg)
       return "group " + a.groups()[g].path + "'s tg->load_avg differs: " + std::to_string(a.groups()[g].load_avg) +
              " vs " + std::to_string(b.groups()[g].load_avg);
-  if (decision_counters(a.counters()) != decision_counters(b.counters()))
-    return "a counter other than the root's tg load_avg updates differs";
+  if (decision_counters(a.counters()) != decision_counters(b.counters())) return "a decision counter differs";
+  if (same_work && work_counters(a.counters()) != work_counters(b.counters()))
+    return "a counter of work (enqueues, dequeues, reweights, tg load_avg updates) differs";
   for (const Sim* s : {&a, &b})
     if (s->sched().features[Feature::root_tg_load_avg_skip] && s->counters().root_tg_load_avg_updates != 0)
       return "the run with the skip updated the root's tg->load_avg " +
              std::to_string(s->counters().root_tg_load_avg_updates) + " times";
   return "";
+}
+
+std::string root_tg_skip_difference(const SimRun& before, const SimRun& after) {
+  return unobservable_difference(before, after, true);
+}
+
+std::string first_state_difference(const Scenario& s, const std::vector<std::pair<Feature, bool>>& before,
+                                   const std::vector<std::pair<Feature, bool>>& after) {
+  std::vector<Nanos> times;
+  for (const TimedOp& o : s.ops) times.push_back(o.at);
+  const SimRun whole = run_with(s, before);
+  for (const TraceEvent& e : whole.events) times.push_back(e.t);
+  times.push_back(s.duration);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  Sim a(with_overrides(s, before)), b(with_overrides(s, after));
+  for (const Nanos t : times) {
+    const bool a_ended = a.run_to(t), b_ended = b.run_to(t);
+    const bool ended = a_ended || b_ended;
+    if (const std::string d = state_difference(a, b); !d.empty()) {
+      std::string ops;
+      for (const TimedOp& o : s.ops)
+        if (o.at == t) ops += (ops.empty() ? "" : "; ") + describe(o.op);
+      return "at " + format_duration(t) + (ops.empty() ? "" : " (ops: " + ops + ")") + ": " + d;
+    }
+    if (ended) break;
+  }
+  return "";
+}
+
+std::string first_decision_difference(const SimRun& before, const SimRun& after) {
+  const std::vector<TraceEvent>&a = before.events, &b = after.events;
+  const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  if (ia == a.end() && ib == b.end()) return "";
+  return (ia == a.end() ? std::string("(end)") : describe(*before.sim, *ia)) + " without the feature, " +
+         (ib == b.end() ? std::string("(end)") : describe(*after.sim, *ib)) + " with it";
 }
 
 std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after, bool every) {
@@ -156,7 +266,7 @@ std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario&
   const SimDomain& d = claim.domain.sim;
   const SimRun before = run_with(s, d.before), after = run_with(s, d.after);
   const std::string diff = is_newidle_stop_kind(claim.kind) ? no_later_wakeup_difference(before, after, false)
-                                                            : root_tg_skip_difference(before, after);
+                                                            : unobservable_difference(before, after, d.same_work);
   if (diff.empty()) return std::nullopt;
   Counterexample cx;
   cx.claim = std::string(claim.id);
@@ -179,6 +289,14 @@ std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario&
   } else {
     both("root_tg_updates", a.root_tg_load_avg_updates, b.root_tg_load_avg_updates);
     both("tg_updates", a.tg_load_avg_updates, b.tg_load_avg_updates);
+    both("move_task_calls", a.move_task_calls, b.move_task_calls);
+    both("move_task_requeues", a.move_task_requeues, b.move_task_requeues);
+    both("move_task_skips", a.move_task_skips, b.move_task_skips);
+    // where the runs first part: the state, then the decision it changes
+    const std::string state = first_state_difference(s, d.before, d.after);
+    const std::string decision = first_decision_difference(before, after);
+    cx.summary = "state first differs " + (state.empty() ? std::string("nowhere in the cfs_rqs' PELT") : state) +
+                 "; first decision changed: " + (decision.empty() ? "none (at the end: " + diff + ")" : decision);
   }
   return cx;
 }

@@ -48,13 +48,27 @@ Scenario with_overrides(Scenario s, const std::vector<std::pair<Feature, bool>>&
 // That scenario run to its end.
 SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides);
 
-// "" when `after` differs from `before` only as root_tg_load_avg_skip may:
-// the same perf-script events, both runs' invariants kept, every entity's and
-// cfs_rq's PELT averages, every group entity's weight, every non-root group's
-// tg->load_avg and contributions, every counter but the root's tg load_avg
-// updates and skips, and none of those updates in a run with the skip on.
-// Otherwise the first difference, one line.
+// "" when `after` differs from `before` only in work a skip may save: the
+// same perf-script events (picks, wakeups, migrations), both runs'
+// invariants kept, every live entity's and cfs_rq's PELT averages, every group
+// entity's weight, every non-root group's tg->load_avg and contributions, the
+// decision counters and, with same_work, the work counters (enqueues,
+// dequeues, reweights, non-root tg load_avg updates); no root tg load_avg
+// update in a run with root_tg_load_avg_skip on. Otherwise the first
+// difference, one line.
+std::string unobservable_difference(const SimRun& before, const SimRun& after, bool same_work);
+// Seed 000's reading: unobservable_difference with same_work.
 std::string root_tg_skip_difference(const SimRun& before, const SimRun& after);
+
+// The first state at which two runs of `s` (with `before` and `after`
+// overrides) differ, stepped together to each op's and each event's time:
+// that time, the ops applied at it, and the first cfs_rq whose PELT (sums,
+// averages, removed) differs, with both values of its first differing field.
+// "" when they never differ.
+std::string first_state_difference(const Scenario& s, const std::vector<std::pair<Feature, bool>>& before,
+                                   const std::vector<std::pair<Feature, bool>>& after);
+// The first decision (perf-script event) the runs differ in, "" when none.
+std::string first_decision_difference(const SimRun& before, const SimRun& after);
 
 // "" when the runs are the same, or when at their first difference `after`
 // switches a CPU to a task that was waiting on it, and that task (every:

@@ -62,7 +62,7 @@ int cmd_topology(int argc, char** argv) {
               "kernel log shows them with sched_debug (sched_domain_debug), or the per-domain files. The\n"
               "topology is a scenario file's `topology` line, or that line's text (e.g. \"sockets=2 cores=4\n"
               "threads=2 nodes=2\") when the argument has a '='.");
-  p.option("kernel", &kernel, "PROFILE", "the era: v3.10, v4.4 or v5.15 (default: the file's kernel line, else v5.15)");
+  p.option("kernel", &kernel, "PROFILE", "the era: v3.10, v4.4 or v5.15 (v6.4 builds v5.15's) (default: the file's kernel line, else v5.15)");
   p.flag("files", &files,
          "print the files of /proc/sys/kernel/sched_domain (v3.10, v4.4) or /sys/kernel/debug/sched/domains (v5.15) "
          "as `grep . cpu*/domain*/* | sort -V` does");

@@ -40,7 +40,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::flat_slice, "flat_slice", "seed 003: sched_slice ignores the entities above the task's cfs_rq", kVary},
     {F::kernel_placement, "kernel_placement", "select_task_rq_fair places forks and wakeups (kernel/sched/fair.c v5.15, in every profile); off: the lowest allowed CPU with the fewest tasks", kKeep},
     {F::load_balance, "load_balance", "load balancing moves queued and running tasks between CPUs: periodic, nohz idle, newidle and active balance (kernel/sched/fair.c v5.15, in every profile)", kKeep},
-    {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); off in every profile so far", kVary},
+    {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); on in v6.4, off in the older profiles", kVary},
 }};
 
 const auto kProfiles = std::to_array<Profile>({
@@ -59,6 +59,16 @@ const auto kProfiles = std::to_array<Profile>({
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable},
+     Tunables{}},
+    // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
+    // CONFIG_SCHED_AUTOGROUP built in (as distributions build it) and seed 001's skip (eff6c8ce8d, v6.4).
+    {"v6.4", "CFS of Linux 6.4 (v5.15 with autogroup built in and sched_move_task's same-group return)",
+     FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
+                F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
+                F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
+                F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
+                F::affinity_change_pattern, F::pelt_v5, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable,
+                F::sched_autogroup, F::move_task_skip_same_group},
      Tunables{}},
 });
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "arith/pelt_attach.h"
 #include "arith/pelt_shares.h"
 #include "pelt_eras.h"
 
@@ -23,8 +24,8 @@ uint64_t se_weight(const Sched& s, const SchedEntity& e) { return scale_load_dow
 // cfs_rq's h_nr_running as last read by se_update_runnable for a group.
 uint64_t se_runnable(const SchedEntity& e) { return e.is_task() ? uint64_t{e.on_rq} : e.pelt.runnable_weight; }
 
-// sub_positive (kernel/sched/fair.c v5.15): subtract, clamping at 0.
-void sub_positive(uint64_t& v, uint64_t d) { v = d > v ? 0 : v - d; }
+// sub_positive (kernel/sched/fair.c v5.15) on a field (arith/pelt_attach.h).
+void sub_positive(uint64_t& v, uint64_t d) { v = pelt_v5_15::sub_positive<uint64_t>(v, d); }
 
 // add_positive (kernel/sched/fair.c v5.15): add a signed delta, clamping at 0.
 void add_positive(uint64_t& v, int64_t d) {
@@ -111,9 +112,7 @@ bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
 // enqueue_load_avg (kernel/sched/fair.c v5.15)
 void enqueue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   const SchedEntity& e = s.se[sei];
-  SchedAvg& sa = s.cfs[cq].pelt.avg;
-  sa.load_avg += e.pelt.avg.load_avg;
-  sa.load_sum += se_weight(s, e) * e.pelt.avg.load_sum;
+  pelt_v5_15::enqueue_load_avg<uint64_t>(s.cfs[cq].pelt.avg, e.pelt.avg, se_weight(s, e));
 }
 
 // update_tg_cfs_util and update_tg_cfs_runnable (kernel/sched/fair.c v5.15),
@@ -182,39 +181,22 @@ bool propagate_entity_load_avg(Sched& s, EntityId sei) {
 
 // attach_entity_load_avg (kernel/sched/fair.c v5.15): the entity joins the
 // cfs_rq's averages, its window aligned with the cfs_rq's.
+// The arithmetic is arith/pelt_attach.h's.
 void attach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRqPelt& p = s.cfs[cq].pelt;
-  SchedAvg& sa = e.pelt.avg;
-  const uint64_t divider = get_pelt_divider(p.avg);
-  sa.last_update_time = p.avg.last_update_time;
-  sa.period_contrib = p.avg.period_contrib;
-  sa.util_sum = to_u32(sa.util_avg * divider);
-  sa.runnable_sum = sa.runnable_avg * divider;
-  sa.load_sum = sa.load_avg * divider;
-  const uint64_t w = se_weight(s, e);
-  sa.load_sum = w < sa.load_sum ? sa.load_sum / w : 1;
-  enqueue_load_avg(s, cq, sei);
-  p.avg.util_avg += sa.util_avg;
-  p.avg.util_sum = to_u32(p.avg.util_sum + sa.util_sum);
-  p.avg.runnable_avg += sa.runnable_avg;
-  p.avg.runnable_sum += sa.runnable_sum;
-  add_tg_cfs_propagate(p, static_cast<int64_t>(sa.load_sum));
+  const uint64_t load_sum = pelt_v5_15::attach_entity_load_avg<uint64_t>(p.avg, e.pelt.avg, se_weight(s, e));
+  add_tg_cfs_propagate(p, static_cast<int64_t>(load_sum));
   e.pelt.attached = cq;
   p.nr_attached++;
 }
 
-// detach_entity_load_avg (kernel/sched/fair.c v5.15)
+// detach_entity_load_avg (kernel/sched/fair.c v5.15), the arithmetic arith/pelt_attach.h's.
 void detach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRqPelt& p = s.cfs[cq].pelt;
-  const uint64_t divider = get_pelt_divider(p.avg);
-  dequeue_load_avg(s, cq, sei);
-  sub_positive(p.avg.util_avg, e.pelt.avg.util_avg);
-  p.avg.util_sum = to_u32(p.avg.util_avg * divider);
-  sub_positive(p.avg.runnable_avg, e.pelt.avg.runnable_avg);
-  p.avg.runnable_sum = p.avg.runnable_avg * divider;
-  add_tg_cfs_propagate(p, -static_cast<int64_t>(e.pelt.avg.load_sum));
+  const uint64_t load_sum = pelt_v5_15::detach_entity_load_avg<uint64_t>(p.avg, e.pelt.avg);
+  add_tg_cfs_propagate(p, -static_cast<int64_t>(load_sum));
   unattach(s, e);
 }
 
@@ -267,10 +249,7 @@ void se_update_runnable(Sched& s, EntityId sei) {
 // dequeue_load_avg (kernel/sched/fair.c v5.15): load_sum is rebuilt from
 // load_avg with the entity's divider.
 void dequeue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
-  const SchedAvg& a = s.se[sei].pelt.avg;
-  SchedAvg& sa = s.cfs[cq].pelt.avg;
-  sub_positive(sa.load_avg, a.load_avg);
-  sa.load_sum = sa.load_avg * get_pelt_divider(a);
+  pelt_v5_15::dequeue_load_avg<uint64_t>(s.cfs[cq].pelt.avg, s.se[sei].pelt.avg);
 }
 
 // reweight_entity's PELT part after update_load_set (kernel/sched/fair.c v5.15)

@@ -509,7 +509,10 @@ struct Sim::OpHandler {
     if (!t) return r;
     const GroupId g = group(o.group, &r);
     if (!g) return r;
-    s.tasks[t].cgroup = g;  // cgroup_migrate, then cpu_cgroup_attach
+    // cgroup_migrate_prepare_dst (kernel/cgroup/cgroup.c v6.4): a css_set
+    // that stays the same is a no-op, no ->attach; else cpu_cgroup_attach.
+    if (s.tasks[t].cgroup == g) return applied;
+    s.tasks[t].cgroup = g;
     sched_move_task(s, t);
     return applied;
   }

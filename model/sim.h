@@ -153,6 +153,8 @@ class Sim {
   SchedEntity& mutable_entity(EntityId i) { return s_.se[i]; }
   TaskGroup& mutable_group(GroupId i) { return s_.tg[i]; }
   Task& mutable_task(TaskId i) { return s_.tasks[i]; }
+  // The whole state, for benchmarks that call one kernel function (bench/).
+  Sched& mutable_sched() { return s_; }
   // The sched_slice the tick would use for entity se now (for tests/tools).
   uint64_t sched_slice_of(EntityId se) const;
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/arith/balance.h"
+#include "model/arith/pelt_attach.h"
 #include "model/arith/pelt_shares.h"
 #include "proofs/bridge.h"
 #include "proofs/symbolic.h"
@@ -115,15 +116,105 @@ ProofResult prove_root_tg_skip(uint32_t timeout_ms) {
   return res;
 }
 
+
+// One sched_move_task of a queued, waiting task into its own group (v5.15,
+// model/core.cpp), at one time `now` to which the dequeue's update brought
+// the task and its cfs_rq (so their windows agree: one update period, no
+// decay), on one cfs_rq level, against the early return (no change):
+// - PELT: detach_entity_load_avg then attach_entity_load_avg
+//   (model/arith/pelt_attach.h, the code the simulator runs);
+// - the tg contribution: update_tg_load_avg after each (arith/pelt_shares.h);
+// - vruntime: dequeue_entity's -= min_vruntime, update_min_vruntime with the
+//   task gone (DEQUEUE_MOVE), enqueue_entity's += the new min_vruntime.
+ProofResult prove_move_task(uint32_t timeout_ms) {
+  using pelt_v5_15::SchedAvg;
+  ProofResult res;
+  z3::context ctx;
+  ContextScope scope(ctx);
+  std::vector<std::pair<std::string, Sym>> inputs;
+  const auto var = [&](const std::string& name, unsigned bits) {
+    const Sym v = Sym::var(name.c_str(), bits);
+    inputs.push_back({name, v});
+    return v;
+  };
+  z3::expr valid = ctx.bool_val(true);
+  const Sym pc = var("period_contrib", 10), lut = var("last_update_time", 40);
+  const Sym divider = pelt_v5_15::get_pelt_divider(SchedAvg<Sym>{.period_contrib = pc});
+  // A state the updates leave: each average is its sum / divider (the sum is
+  // avg * divider plus a remainder below divider); the task's averages are
+  // part of its cfs_rq's; util at most 1024, weights of nice -20..19.
+  const auto avg_of = [&](const std::string& who, unsigned load_bits) {
+    SchedAvg<Sym> a{.last_update_time = lut, .period_contrib = pc};
+    const Sym la = var(who + ".load_avg", load_bits), ua = var(who + ".util_avg", 11),
+              ra = var(who + ".runnable_avg", 11);
+    const Sym lr = var(who + ".load_sum_rest", 16), ur = var(who + ".util_sum_rest", 16),
+              rr = var(who + ".runnable_sum_rest", 16);
+    valid = valid && (lr < divider).expr() && (ur < divider).expr() && (rr < divider).expr() &&
+            (ua <= Sym(uint64_t{1024})).expr() && (ra <= Sym(uint64_t{1024})).expr();
+    a.load_avg = la, a.util_avg = ua, a.runnable_avg = ra;
+    a.load_sum = la * divider + lr, a.util_sum = ua * divider + ur, a.runnable_sum = ra * divider + rr;
+    return a;
+  };
+  const SchedAvg<Sym> cfs0 = avg_of("cfs_rq", 24), se_avg = avg_of("se", 17);
+  const Sym w = var("se_weight", 17);
+  valid = valid && (w >= Sym(uint64_t{15})).expr() && (w <= Sym(uint64_t{88761})).expr() &&
+          (se_avg.load_avg <= w).expr() && (se_avg.load_avg <= cfs0.load_avg).expr() &&
+          (se_avg.util_avg <= cfs0.util_avg).expr() && (se_avg.runnable_avg <= cfs0.runnable_avg).expr();
+  // A task's load_sum is its runnable time, unweighted: load_avg = w * load_sum / divider.
+  SchedAvg<Sym> se0 = se_avg;
+  se0.load_sum = var("se.load_sum", 17);
+  valid = valid && (se0.load_sum <= divider).expr() && (se0.load_avg == w * se0.load_sum / divider).expr();
+  // The requeue's PELT and its two tg updates.
+  SchedAvg<Sym> cfs = cfs0, se = se0;
+  Sym contrib = var("tg_load_avg_contrib", 24), tg = var("tg_load_avg", 32);
+  const Sym contrib0 = contrib, tg0 = tg, zero(uint64_t{0});
+  valid = valid && (contrib <= tg).expr();
+  pelt_v5_15::detach_entity_load_avg(cfs, se);
+  update_tg_load_avg(cfs.load_avg, contrib, tg, zero, zero);
+  pelt_v5_15::attach_entity_load_avg(cfs, se, w);
+  update_tg_load_avg(cfs.load_avg, contrib, tg, zero, zero);
+  const auto same_avg = [](const SchedAvg<Sym>& a, const SchedAvg<Sym>& b) {
+    return (a.load_avg == b.load_avg && a.util_avg == b.util_avg && a.runnable_avg == b.runnable_avg &&
+            a.load_sum == b.load_sum && a.util_sum == b.util_sum && a.runnable_sum == b.runnable_sum)
+        .expr();
+  };
+  // vruntime: the task v, min_vruntime mv, and curr's and the next leftmost's
+  // when there are such (signed differences, as the kernel compares them).
+  const Sym v = var("se.vruntime", 64), mv = var("min_vruntime", 64), cv = var("curr.vruntime", 64),
+            lv = var("next_leftmost.vruntime", 64), has_curr = var("has_curr", 1), has_left = var("has_left", 1);
+  const auto after = [](const Sym& a, const Sym& b) { return SymBool(z3::sgt((a - b).expr(), 0)); };
+  valid = valid && !after(mv, v).expr() && !after(mv, cv).expr() && !after(mv, lv).expr() &&
+          !after(v, lv).expr();  // the task is the leftmost (a requeue that moves min_vruntime)
+  const SymBool curr(has_curr != zero), left(has_left != zero);
+  // update_min_vruntime (kernel/sched/fair.c v5.15) with the task dequeued
+  const Sym from_queue = select(curr, select(after(cv, lv), lv, cv), lv);
+  const Sym candidate = select(left, from_queue, select(curr, cv, mv));
+  const Sym mv1 = select(after(candidate, mv), candidate, mv);
+  const Sym v1 = v - mv + mv1;
+  const Query queries[] = {
+      {"the task's and cfs_rq's PELT sums and averages are unchanged", valid && !(same_avg(cfs, cfs0) && same_avg(se, se0))},
+      {"the tg contribution and tg->load_avg are unchanged",
+       valid && !(contrib.expr() == contrib0.expr() && tg.expr() == tg0.expr())},
+      {"the task's vruntime and min_vruntime are unchanged", valid && !(v1.expr() == v.expr() && mv1.expr() == mv.expr())},
+  };
+  run_queries(res, queries, "sched_move_task into the task's own group", inputs, timeout_ms,
+              "proved for one requeue of a queued task at one time on one cfs_rq level (3 queries unsat)");
+  return res;
+}
+
 }  // namespace
 
 std::string_view sim_lemma(const Claim& claim) {
-  return is_newidle_stop_kind(claim.kind) ? kNewidleLemma : kSimLemma;
+  if (is_newidle_stop_kind(claim.kind)) return kNewidleLemma;
+  return claim.features[Feature::move_task_skip_same_group] ? kMoveTaskLemma : kSimLemma;
 }
 
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config) {
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
-  return is_newidle_stop_kind(claim.kind) ? prove_newidle_stop(timeout_ms) : prove_root_tg_skip(timeout_ms);
+  if (is_newidle_stop_kind(claim.kind)) return prove_newidle_stop(timeout_ms);
+  // a sim_unobservable claim's proof is about the function its feature changes
+  return claim.features[Feature::move_task_skip_same_group] ? prove_move_task(timeout_ms)
+                                                            : prove_root_tg_skip(timeout_ms);
 }
 
 }  // namespace cfsv::proofs

@@ -28,6 +28,12 @@ inline constexpr unsigned kNewidleLevels = 6;
 inline constexpr std::string_view kNewidleLemma =
     "forall per-domain costs c[d] < 2^40, pulled_task[d] and nr_running[d] (d < 6): the domains the walk with "
     "the stop balances are a prefix of those the walk without it balances, and their total cost is no larger";
+// move-task-same-group/noop: one sched_move_task of a queued task into its
+// own group (prove_move_task in sim_proofs.cpp) against the early return.
+inline constexpr std::string_view kMoveTaskLemma =
+    "forall valid v5.15 PELT states of a queued task and its cfs_rq at one time (sums = avg * divider + a "
+    "remainder below it), tg contributions and vruntimes: detach+attach with two update_tg_load_avg and the "
+    "DEQUEUE_MOVE requeue of vruntime leave every sum, average, contribution, vruntime and min_vruntime unchanged";
 // The lemma a simulation claim's proof states.
 std::string_view sim_lemma(const Claim& claim);
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config);

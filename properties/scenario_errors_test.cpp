@@ -38,7 +38,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"run 1s\n  frobnicate 3\n", 2, 3, "unknown statement 'frobnicate'"},
         ErrorCase{"kernel\nrun 1s", 1, 7, "missing argument"},
         ErrorCase{"kernel v4.4 v5.15\nrun 1s", 1, 13, "unexpected 'v5.15'"},
-        ErrorCase{"kernel v6.1\nrun 1s", 1, 8, "unknown kernel profile 'v6.1' (known: v3.10, v4.4, v5.15)"},
+        ErrorCase{"kernel v6.1\nrun 1s", 1, 8, "unknown kernel profile 'v6.1' (known: v3.10, v4.4, v5.15, v6.4)"},
         ErrorCase{"kernel v4.4\nkernel v4.4\nrun 1s", 2, 1, "duplicate 'kernel' statement (first at line 1)"},
         ErrorCase{"topology sockets=2\ntopology cores=2\nrun 1s", 2, 1, "duplicate 'topology'"},
         ErrorCase{"topology\nrun 1s", 1, 9, "missing argument"},

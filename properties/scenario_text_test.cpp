@@ -320,7 +320,7 @@ TEST(ScenarioFiles, ErrorsNameTheFile) {
   std::filesystem::remove(p);
   ASSERT_TRUE(std::holds_alternative<ParseError>(r));
   EXPECT_EQ(std::get<ParseError>(r).to_string(),
-            p.string() + ":2:8: error: unknown kernel profile 'v9' (known: v3.10, v4.4, v5.15)");
+            p.string() + ":2:8: error: unknown kernel profile 'v9' (known: v3.10, v4.4, v5.15, v6.4)");
 }
 
 TEST(ScenarioFiles, EveryExampleAndValidCorpusFileParsesAndRoundTrips) {

@@ -1,0 +1,66 @@
+// Attaching and detaching an entity's PELT averages to and from a cfs_rq
+// (kernel/sched/fair.c v5.15.100): the arithmetic of a migration's and a
+// group move's detach and attach, as templates over the value type (uint64_t
+// in model/pelt.cpp, the symbolic bit-vector in proofs/move_proofs.cpp).
+// Only the averages: the leaf list, the propagation flags and the model's
+// attachment bookkeeping stay in model/pelt.cpp.
+#pragma once
+#include "pelt.h"
+#include "pelt_tables.h"
+
+namespace cfsv::pelt_v5_15 {
+
+// sub_positive (kernel/sched/fair.c v5.15): v - d, clamped at 0.
+template <class V> V sub_positive(V v, V d) { return select(d > v, V(0), v - d); }
+
+// enqueue_load_avg (kernel/sched/fair.c v5.15): the entity's load joins the
+// cfs_rq's; se_weight is scale_load_down(se->load.weight).
+template <class V> void enqueue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se, V se_weight) {
+  cfs.load_avg = cfs.load_avg + se.load_avg;
+  cfs.load_sum = cfs.load_sum + se_weight * se.load_sum;
+}
+
+// dequeue_load_avg (kernel/sched/fair.c v5.15.100): the entity's load leaves;
+// load_sum is rebuilt from load_avg with the entity's divider.
+template <class V> void dequeue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se) {
+  cfs.load_avg = sub_positive(cfs.load_avg, se.load_avg);
+  cfs.load_sum = cfs.load_avg * get_pelt_divider(se);
+}
+
+// attach_entity_load_avg (kernel/sched/fair.c v5.15.100): the entity's window
+// is aligned with the cfs_rq's, its sums rebuilt from its averages with the
+// cfs_rq's divider (load_sum per unit of weight, at least 1), and its
+// averages and sums join the cfs_rq's. Returns the runnable_sum
+// add_tg_cfs_propagate is given (the entity's new load_sum).
+template <class V> V attach_entity_load_avg(SchedAvg<V>& cfs, SchedAvg<V>& se, V se_weight) {
+  const V divider = get_pelt_divider(cfs);
+  se.last_update_time = cfs.last_update_time;
+  se.period_contrib = cfs.period_contrib;
+  se.util_sum = u32(se.util_avg * divider);
+  se.runnable_sum = se.runnable_avg * divider;
+  const V load_sum = se.load_avg * divider;
+  se.load_sum = select_lazy(
+      se_weight < load_sum, [&] { return load_sum / se_weight; }, [&] { return V(1); });
+  enqueue_load_avg(cfs, se, se_weight);
+  cfs.util_avg = cfs.util_avg + se.util_avg;
+  cfs.util_sum = u32(cfs.util_sum + se.util_sum);
+  cfs.runnable_avg = cfs.runnable_avg + se.runnable_avg;
+  cfs.runnable_sum = cfs.runnable_sum + se.runnable_sum;
+  return se.load_sum;
+}
+
+// detach_entity_load_avg (kernel/sched/fair.c v5.15.100): the entity's
+// averages leave the cfs_rq's (clamped at 0), whose sums are rebuilt from its
+// averages with its divider. Returns the load_sum add_tg_cfs_propagate takes
+// away (the caller negates it).
+template <class V> V detach_entity_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se) {
+  const V divider = get_pelt_divider(cfs);
+  dequeue_load_avg(cfs, se);
+  cfs.util_avg = sub_positive(cfs.util_avg, se.util_avg);
+  cfs.util_sum = u32(cfs.util_avg * divider);
+  cfs.runnable_avg = sub_positive(cfs.runnable_avg, se.runnable_avg);
+  cfs.runnable_sum = cfs.runnable_avg * divider;
+  return se.load_sum;
+}
+
+}  // namespace cfsv::pelt_v5_15
