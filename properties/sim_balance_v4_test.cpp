@@ -8,6 +8,7 @@
 #include "claims/sim_diff.h"
 #include "model/arith/balance_v4.h"
 #include "model/sim.h"
+#include "model/wasted.h"
 #include "properties/scenario_test_util.h"
 #include "properties/sim_gen.h"
 
@@ -184,6 +185,32 @@ TEST(LoadBalanceV4, TheProfilesChooseTheEra) {
   EXPECT_TRUE(Sim(parse_ok("kernel v4.4\nrun 1ms\n")).sched().era.balance_v4);
   EXPECT_FALSE(Sim(parse_ok("kernel v5.15\nrun 1ms\n")).sched().era.balance_v4);
   EXPECT_FALSE(Sim(parse_ok("kernel v4.4\nfeature balance_v4_4=off\nrun 1ms\n")).sched().era.balance_v4);
+}
+
+// The Group Imbalance scenario (examples/wasted_group_imbalance.scn): under
+// era 1 a CPU of r's node idles while make threads wait on the other node
+// for most of the 2 s; v5.15, or the same tasks without their groups, spread.
+Nanos wasted(const Scenario& sc) {
+  WastedCores w;
+  Sim sim(sc, SimOptions{.sink = &w});
+  sim.run();
+  EXPECT_TRUE(sim.checker()->ok());
+  return w.total(sim.now());
+}
+TEST(LoadBalanceV4, TheGroupImbalanceScenarioWastesACoreOnlyUnderEra1WithGroups) {
+  const ParseResult r = load_scenario_file(CFSV_REGRESSIONS_DIR "/../examples/wasted_group_imbalance.scn");
+  ASSERT_TRUE(std::holds_alternative<Scenario>(r));
+  Scenario sc = std::get<Scenario>(r);
+  ASSERT_EQ(sc.kernel, "v4.4");
+  const Nanos v44 = wasted(sc);
+  EXPECT_GE(v44, 1'500'000'000);  // at least 1.5 s of a CPU's time over 2 s
+  Scenario flat = sc;
+  for (TaskSpec& t : flat.tasks) t.group = "/";
+  const Nanos no_groups = wasted(flat);
+  sc.kernel = "v5.15";
+  const Nanos v515 = wasted(sc);
+  EXPECT_LE(no_groups, 200'000'000);
+  EXPECT_LE(v515, 200'000'000);
 }
 
 // Random scenarios under v4.4 or v3.10 with load balancing (era 1), on their
