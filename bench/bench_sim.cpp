@@ -150,6 +150,20 @@ BENCHMARK(BM_Sim64Cpu1000Tasks)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+// The same machine and tasks with PELT, load balancing and the kernel's
+// placement on (issue 9's yardstick: 100x real time with checks every 1,000
+// events); arg: check.
+void BM_Sim64Cpu1000TasksBalancing(benchmark::State& state) {
+  static const Scenario sc = [] {
+    Scenario s = machine_64cpu_1000_tasks();
+    for (const Feature f : {Feature::pelt_v5, Feature::load_balance, Feature::kernel_placement})
+      s.feature_overrides.emplace_back(f, true);
+    return s;
+  }();
+  run_for(state, sc, kSecond, state.range(0));
+}
+BENCHMARK(BM_Sim64Cpu1000TasksBalancing)->ArgName("check")->Arg(0)->Arg(1000)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // ops/s of Sim::apply: 20,000 random ops (every kind, advances of at most
 // 100 us so the simulation between ops stays small) on 4 CPUs, up to 64 tasks
 // and 16 groups; arg: check.

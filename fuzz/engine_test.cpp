@@ -145,6 +145,14 @@ void reproducer_tests() {
   rep = ops_reproducer("fuzz_flat_slice_diff", in, "crash-y", std::string(400, 'x') + "\nsecond line");
   CHECK(rep && rep->expect == "pass" && contains(rep->text, "flat_slice=off") && !contains(rep->text, "second line") &&
         contains(rep->text, "\n#   " + std::string(237, 'x') + "...\n"));
+  // fuzz_balance_ops decodes the same bytes with balancing on, on 2..8 CPUs.
+  rep = ops_reproducer("fuzz_balance_ops", in, "crash-z", "");
+  CHECK(rep && contains(rep->text, "load_balance=on kernel_placement=on") && contains(rep->text, "newidle_cost="));
+  if (!rep) return;
+  const ParseResult balance = parse_scenario(rep->text);
+  CHECK(std::holds_alternative<Scenario>(balance) &&
+        std::get<Scenario>(balance) == ops_scenario(in, kBalanceOpsOptions) &&
+        std::get<Scenario>(balance).topology.nr_cpus() >= 2);
 }
 
 // fuzz::run_ops, fuzz_ops' execution: a state broken by an op (on the CPU the

@@ -50,11 +50,12 @@ Sim& run_ops(OpsDecoder<Reader>& decoder, Reader& r, Scenario& setup, std::uniqu
   return *sim;
 }
 
-// fuzz_ops: the whole input is one scenario.
-inline Scenario ops_scenario(std::span<const uint8_t> in) {
+// fuzz_ops (and fuzz_balance_ops, with its options): the whole input is one scenario.
+inline Scenario ops_scenario(std::span<const uint8_t> in, DecodeOptions o = {}) {
   ByteReader r(in.data(), in.size());
-  return decode_ops_scenario(r);
+  return decode_ops_scenario(r, o);
 }
+inline constexpr DecodeOptions kBalanceOpsOptions{.max_time = 40'000'000, .balancing = true};
 
 // fuzz_flat_slice_diff: the first value picks the decoder's mode (any tasks /
 // only run=busy / only tasks in the root group / both), the rest is the scenario.
@@ -77,6 +78,7 @@ inline Scenario with_flat_slice(Scenario s, bool on) {
 // or none when `target` does not decode ops.
 inline std::vector<Scenario> ops_target_scenarios(std::string_view target, std::span<const uint8_t> in) {
   if (target == "fuzz_ops") return {ops_scenario(in)};
+  if (target == "fuzz_balance_ops") return {ops_scenario(in, kBalanceOpsOptions)};
   if (target == "fuzz_flat_slice_diff") {
     const Scenario s = flat_slice_diff_scenario(in);
     return {with_flat_slice(s, false), with_flat_slice(s, true)};

@@ -1,7 +1,8 @@
 // The CFS functions (kernel/sched/fair.c), each with the kernel version(s) it
-// follows. Their PELT parts are v5.15's (model/pelt.h, s.era.pelt), v4.4's or
-// v3.10's (model/pelt_eras.h, s.era.pelt_v4 / pelt_v3), each at its own
-// era's call sites.
+// follows; the group entities' weights are in fair_group.cpp. Their PELT parts
+// are v5.15's (model/pelt.h, s.era.pelt), v4.4's or v3.10's
+// (model/pelt_eras.h, s.era.pelt_v4 / pelt_v3), each at its own era's call
+// sites.
 #include "fair.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "arith/slice.h"
 #include "cfs_tasks.h"
 #include "fair_cpu.h"
+#include "fair_group.h"
 #include "pelt.h"
 #include "pelt_eras.h"
 #include "sink.h"
@@ -52,6 +54,8 @@ void update_min_vruntime(Sched& s, CfsRqId cq) {
   c.min_vruntime = max_vruntime(c.min_vruntime, v);
 }
 
+}  // namespace
+
 // update_curr (kernel/sched/fair.c v3.10..v6.5): charge the time since
 // exec_start to curr's sum_exec_runtime and, weighted, to its vruntime.
 void update_curr(Sched& s, CfsRqId cq) {
@@ -66,6 +70,8 @@ void update_curr(Sched& s, CfsRqId cq) {
   update_min_vruntime(s, cq);
 }
 
+namespace {
+
 // __enqueue_entity (kernel/sched/fair.c v3.10..v6.5): insert into the timeline.
 void enqueue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
@@ -79,15 +85,6 @@ void dequeue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
   s.cfs[cq].timeline.erase(e.node);
   e.node = {};
   e.in_timeline = false;
-}
-
-// The group's instantaneous load follows each change of a cfs_rq's weight.
-void cfs_load_changed(Sched& s, CfsRqId cq) {
-  CfsRq& c = s.cfs[cq];
-  const uint64_t down = scale_load_down<uint64_t>(c.load_weight, s.res);
-  TaskGroup& g = s.tg[c.tg];
-  g.load_down_sum = g.load_down_sum - c.load_down + down;
-  c.load_down = down;
 }
 
 // account_entity_enqueue (kernel/sched/fair.c v3.10..v6.5)
@@ -123,48 +120,6 @@ void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
   if (!initial) v -= sleeper_thresh<uint64_t>(s.tun.latency_ns, s.features[Feature::gentle_fair_sleepers]);
   s.se[sei].vruntime = max_vruntime(s.se[sei].vruntime, v);
 }
-
-// reweight_entity (kernel/sched/fair.c v3.10..v6.5; v5.15's PELT parts: the
-// load_avg leaves the cfs_rq's, is recomputed for the new weight and comes
-// back, whether or not se is queued). Counts the changes of weight.
-void reweight_entity(Sched& s, CfsRqId cq, EntityId sei, LoadWeight<uint64_t> load) {
-  SchedEntity& e = s.se[sei];
-  CfsRq& c = s.cfs[cq];
-  if (e.on_rq) {
-    if (c.curr == sei) update_curr(s, cq);
-    c.load_weight -= e.load.weight;
-  }
-  if (s.era.pelt) dequeue_load_avg(s, cq, sei);
-  s.counters.reweights += e.load.weight != load.weight;
-  e.load = load;
-  if (s.era.pelt) reweight_load_avg(s, cq, sei);
-  if (e.on_rq) c.load_weight += load.weight;
-  cfs_load_changed(s, cq);
-}
-
-// update_cfs_group (kernel/sched/fair.c v4.15..v6.5): with PELT shares,
-// calc_group_shares (v3.10, v4.4: calc_cfs_shares) and an unconditional
-// reweight_entity (SMP); with instant_shares (or no PELT) the instantaneous
-// share of fair_math.h's calc_group_shares_instant, reweighting only on a change.
-void update_cfs_group(Sched& s, EntityId sei) {
-  if (!sei) return;
-  const SchedEntity& e = s.se[sei];
-  if (!e.my_q) return;
-  if (s.era.pelt_shares) {
-    const uint64_t shares = s.era.pelt_v4   ? pelt4::calc_cfs_shares(s, e.my_q)
-                            : s.era.pelt_v3 ? pelt3::calc_cfs_shares(s, e.my_q)
-                                            : calc_group_shares(s, e.my_q);
-    return reweight_entity(s, e.cfs_rq, sei, {shares, 0});
-  }
-  const CfsRq& gq = s.cfs[e.my_q];
-  const TaskGroup& g = s.tg[gq.tg];
-  const uint64_t shares = calc_group_shares_instant<uint64_t>(g.shares, gq.load_down, g.load_down_sum);
-  if (e.load.weight != shares) reweight_entity(s, e.cfs_rq, sei, {shares, 0});
-}
-
-// update_cfs_shares (kernel/sched/fair.c v3.10..v4.14): reweight the group
-// entity that owns cfs_rq (none for the root).
-void update_cfs_shares(Sched& s, CfsRqId cq) { update_cfs_group(s, s.cfs[cq].group_se); }
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
 // update_curr; v4.15+ update_cfs_group(se) before accounting; v5.15's
@@ -452,14 +407,6 @@ void task_tick_fair(Sched& s, CpuId cpu) {
   if (s.next_blocked != blocked_due) touch_all(s);  // every CPU's blocked averages were updated
 }
 
-// reweight_task (kernel/sched/fair.c v5.15): a task's new weight through
-// reweight_entity, queued or not.
-void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load) {
-  touch_task(s, task);
-  const EntityId sei = s.tasks[task].se;
-  reweight_entity(s, s.se[sei].cfs_rq, sei, load);
-}
-
 // find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
 // SCHED_IDLE and SCHED_BATCH policies not modelled)
 void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
@@ -594,22 +541,6 @@ void prio_changed_fair(Sched& s, TaskId task, int old_nice) {
   } else {
     check_preempt_curr(s, t.cpu, task, 0);
   }
-}
-
-// sched_group_set_shares (kernel/sched/fair.c v3.10..v6.5): nothing when
-// unchanged; v5.15 brings each level's load_avg up to date before
-// update_cfs_group.
-void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares) {
-  TaskGroup& g = s.tg[tg];
-  const uint64_t scaled = scale_load<uint64_t>(std::clamp<uint64_t>(shares, kFairMinShares, kFairMaxShares), s.res);
-  if (g.shares == scaled) return;
-  touch_all(s);
-  g.shares = scaled;
-  for (const CpuId c : s.rq.ids())
-    for (EntityId x = g.se[c]; x; x = s.se[x].parent) {
-      if (s.era.pelt) update_load_avg(s, s.se[x].cfs_rq, x, kUpdateTg);
-      update_cfs_group(s, x);
-    }
 }
 
 }  // namespace cfsv

@@ -172,6 +172,9 @@ struct DecodeOptions {
   Nanos max_time = 10'000'000;    // advances stop at 1 ns each once the ops reach this time
   bool busy_only = false;        // every task run=busy
   bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
+  // Load balancing and the kernel's placement on (fuzz_balance_ops): 2 to 8
+  // CPUs as 1..2 sockets x 1..2 cores x 1..2 threads, and a newidle_cost.
+  bool balancing = false;
 };
 
 // Decodes a scenario from a reader with `uint64_t range(lo, hi)` and
@@ -195,14 +198,24 @@ template <class Reader> class OpsDecoder {
     ops_ = 0;
     const auto profiles = profiles_default_first();
     s.kernel = profiles[r.range(0, profiles.size() - 1)]->name;
-    const auto cpus = static_cast<unsigned>(r.range(1, std::max(1u, o_.max_cpus)));
-    s.topology = cpus % 2 == 0 && r.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
     s.settings.clear();
+    if (o_.balancing) {
+      static constexpr uint64_t kNewidleCost[] = {200, 2'000, 20'000};  // ns per CPU of a domain's span
+      s.topology = Topology{static_cast<unsigned>(r.range(1, 2)), static_cast<unsigned>(r.range(1, 2)),
+                            static_cast<unsigned>(r.range(1, 2))};
+      if (s.topology.nr_cpus() == 1) s.topology.cores = 2;
+      s.settings.push_back({"newidle_cost", kNewidleCost[r.range(0, 2)]});
+    } else {
+      const auto cpus = static_cast<unsigned>(r.range(1, std::max(1u, o_.max_cpus)));
+      s.topology = cpus % 2 == 0 && r.range(0, 1) ? Topology{1, cpus / 2, 2} : Topology{1, cpus, 1};
+    }
     if (const uint64_t hz = r.range(0, 4)) s.settings.push_back({"hz", kHz[hz - 1]});
     s.feature_overrides.clear();
     for (const FeatureInfo& f : all_features())  // 0: profile default, 1: off, 2: on
       if (f.generators_vary)
         if (const uint64_t v = r.range(0, 2)) s.feature_overrides.emplace_back(f.feature, v == 2);
+    if (o_.balancing)
+      for (const Feature f : {Feature::load_balance, Feature::kernel_placement}) s.feature_overrides.emplace_back(f, true);
     // scope_ = OpScope::of(s), keeping its buffers
     scope_.nr_cpus = s.topology.nr_cpus();
     scope_.groups.resize(1);

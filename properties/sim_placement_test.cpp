@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "claims/sim_diff.h"
 #include "model/arith/placement.h"
 #include "model/scenario_text.h"
 #include "model/select_rq.h"
@@ -188,11 +189,7 @@ std::string traces(const Scenario& s) {
   return perf.str() + json.str() + std::to_string(sim.counters().migrations);
 }
 
-Scenario with_placement(Scenario s, bool on) {
-  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::kernel_placement; });
-  s.feature_overrides.emplace_back(Feature::kernel_placement, on);
-  return s;
-}
+Scenario with_placement(const Scenario& s, bool on) { return with_overrides(s, {{Feature::kernel_placement, on}}); }
 
 // On one CPU there is nowhere else to go: the examples, run on one CPU, give
 // the same traces with the feature on and off.

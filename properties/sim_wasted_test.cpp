@@ -100,5 +100,37 @@ RC_GTEST_PROP(WastedCores, NeverMoreThanTheIdleTimeAndNoneWhenEveryTaskIsPinnedO
   if (pin || sim.nr_cpus() == 1) RC_ASSERT(total == 0u);
 }
 
+// Issue 9's wasted-core bound for the era-2 balancer (v5.15): on a machine
+// of 1..2 sockets (each a NUMA node) x 1..4 cores x 1..2 threads, with at
+// least as many busy tasks as CPUs (any nice, in up to two cgroups of any
+// shares), all pinned to one CPU each until 10 ms and then allowed
+// everywhere, no CPU-time is wasted from 210 ms on: by then balancing has
+// given every CPU a task, and busy tasks never leave one idle. (With
+// load_balance off a CPU whose tasks were all pinned elsewhere idles for
+// good: the check below sees that too.)
+RC_GTEST_PROP(WastedCores, V5_15WastesNothingAfterWarmUpWhenBusyTasksOutnumberTheCpus, ()) {
+  const unsigned sockets = *rc::gen::inRange(1u, 3u), cores = *rc::gen::inRange(1u, 5u),
+                 threads = *rc::gen::inRange(1u, 3u), cpus = sockets * cores * threads;
+  const unsigned nr = *rc::gen::inRange(cpus, 2 * cpus + 3);
+  const bool placement = *rc::gen::arbitrary<bool>();
+  std::string text = "kernel v5.15\ntopology sockets=" + std::to_string(sockets) + " cores=" + std::to_string(cores) +
+                     " threads=" + std::to_string(threads) + "\nfeature load_balance=on kernel_placement=" +
+                     (placement ? "on" : "off") + "\n";
+  for (const char* g : {"/a", "/b"}) text += "group " + std::string(g) + " shares=" + std::to_string(*rc::gen::inRange(2, 4097)) + "\n";
+  static constexpr const char* kGroups[] = {"/", "/a", "/b"};
+  for (unsigned i = 0; i < nr; ++i)
+    text += "task t" + std::to_string(i) + " run=busy group=" + kGroups[*rc::gen::inRange(0, 3)] +
+            " nice=" + std::to_string(*rc::gen::inRange(-5, 6)) + " cpus=" + std::to_string(*rc::gen::inRange(0u, cpus)) + "\n";
+  for (unsigned i = 0; i < nr; ++i) text += "at 10ms affinity t" + std::to_string(i) + " all\n";
+  text += "run 1s\n";
+  RC_LOG() << text;
+  WastedCores w;
+  Sim sim(parse_ok(text), SimOptions{.check_every = 0, .sink = &w});
+  sim.run_to(210 * kMs);
+  const Nanos warm = w.total(sim.now());
+  sim.run();
+  RC_ASSERT(w.total(sim.now()) == warm);
+}
+
 }  // namespace
 }  // namespace cfsv
