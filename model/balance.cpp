@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "arith/balance.h"
+#include "balance_lb.h"
 #include "cfs_tasks.h"
 #include "core.h"
 #include "fair_cpu.h"
@@ -12,33 +13,19 @@
 
 namespace cfsv {
 
-namespace {
+namespace lb {
 
 using F = SdFlag;
-using Idle = CpuIdleType;
-
-constexpr unsigned kNrMigrateBreak = 32;      // sched_nr_migrate_break
-constexpr unsigned kMaxPinnedInterval = 512;  // MAX_PINNED_INTERVAL
-// struct lb_env's LBF_* flags
-constexpr unsigned kAllPinned = 1, kNeedBreak = 2, kDstPinned = 4, kSomePinned = 8, kActiveLb = 16;
-
-// time_after / time_after_eq (include/linux/jiffies.h): wrap-safe comparisons.
-bool time_after(uint64_t a, uint64_t b) { return static_cast<int64_t>(b - a) < 0; }
-bool time_after_eq(uint64_t a, uint64_t b) { return static_cast<int64_t>(a - b) >= 0; }
-
-template <class Fn> void for_each_cpu(const CpuMask& m, Fn fn) {
-  for (std::size_t c = m._Find_first(); c < m.size(); c = m._Find_next(c)) fn(CpuId(c));
-}
 
 // msecs_to_jiffies (include/linux/jiffies.h), rounded up.
 uint64_t msecs_to_jiffies(const Sched& s, uint64_t ms) { return (ms * s.tun.hz + 999) / 1000; }
 
-// get_sd_balance_interval (v5.15): balance_interval (ms), times busy_factor
-// on a busy CPU, in jiffies, within [1, max_load_balance_interval]
-// (update_max_interval: HZ * online CPUs / 10).
+// get_sd_balance_interval (v5.15; v4.4 under era 1, without the busy CPU's
+// jiffy off): balance_interval (ms), times busy_factor on a busy CPU, in
+// jiffies, within [1, max_load_balance_interval] (HZ * online CPUs / 10).
 uint64_t sd_balance_interval(const Sched& s, const SchedDomain& sd, const SdBalance& b, bool busy) {
   uint64_t interval = msecs_to_jiffies(s, uint64_t{b.balance_interval} * (busy ? sd.busy_factor : 1));
-  if (busy) interval -= 1;
+  if (busy && !s.era.balance_v4) interval -= 1;
   const uint64_t max_interval = std::max<uint64_t>(1, uint64_t{s.tun.hz} * s.nr_cpus() / 10);
   return std::clamp<uint64_t>(interval, 1, max_interval);
 }
@@ -56,20 +43,6 @@ bool check_cpu_capacity(const Sched& s, CpuId cpu, const SchedDomain& sd) {
 
 uint8_t& sgc_imbalance(Sched& s, unsigned level, CpuId sgc) { return s.lb.group_imbalance[level * s.nr_cpus() + sgc.index()]; }
 
-// struct lb_env (v5.15): one load_balance's state; sd is dst's domain at `level`.
-struct LbEnv {
-  std::size_t level = 0;
-  const SchedDomain* sd = nullptr;
-  const SchedDomain* parent = nullptr;  // sd->parent
-  SdBalance* sdb = nullptr;
-  CpuId dst_cpu, src_cpu, new_dst_cpu;
-  CpuMask dst_grpmask, cpus;
-  Idle idle = Idle::not_idle;
-  Imbalance imb;
-  unsigned flags = 0, loop = 0, loop_break = kNrMigrateBreak, loop_max = 0;
-  std::vector<TaskId> tasks;  // detached, in detach order
-};
-
 LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
   LbEnv env;
   env.level = level;
@@ -83,9 +56,10 @@ LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
   return env;
 }
 
-// task_hot (v5.15): p ran on its CPU within migration_cost, or is a buddy.
+// task_hot (v5.15; v4.4 under era 1, which has no SMT exemption): p ran on
+// its CPU within migration_cost, or is a buddy.
 bool task_hot(const Sched& s, TaskId p, const LbEnv& env) {
-  if (env.sd->flags.has(F::SHARE_CPUCAPACITY)) return false;  // SMT siblings share cache
+  if (env.sd->flags.has(F::SHARE_CPUCAPACITY) && !s.era.balance_v4) return false;  // SMT siblings share cache
   const EntityId se = s.tasks[p].se;
   const CfsRq& c = s.cfs[s.se[se].cfs_rq];
   if (s.features[Feature::cache_hot_buddy] && rq_nr_running(s, env.dst_cpu) && (c.next == se || c.last == se))
@@ -138,18 +112,15 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
   return false;
 }
 
-// detach_tasks (v5.15): from the tail of src's cfs_tasks (the least recently
-// run), at most loop_max looks, a breather every 32; a task that does not go
-// moves to the head. CONFIG_PREEMPTION: newidle takes one task.
-int detach_tasks(Sched& s, LbEnv& env) {
+// detach_tasks' loop (v5.15 from the tail of src's cfs_tasks, the least
+// recently run; v4.4 from the head): at most loop_max looks, a breather every
+// 32; a task that does not go (can_migrate_task, then the era's `take`) moves
+// to the other end. CONFIG_PREEMPTION: newidle takes one task.
+int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const Sched&, TaskId, LbEnv&)) {
   const CpuId src = env.src_cpu;
-  if (rq_nr_running(s, src) <= 1) {
-    env.flags &= ~kAllPinned;
-    return 0;
-  }
   if (env.imb.imbalance <= 0) return 0;
   int detached = 0;
-  while (const TaskId p = s.rq[src].cfs_tasks_tail) {
+  while (const TaskId p = from_head ? s.rq[src].cfs_tasks_head : s.rq[src].cfs_tasks_tail) {
     if (env.idle != Idle::not_idle && rq_nr_running(s, src) <= 1) break;
     if (++env.loop > env.loop_max) break;
     if (env.loop > env.loop_break) {
@@ -157,8 +128,8 @@ int detach_tasks(Sched& s, LbEnv& env) {
       env.flags |= kNeedBreak;
       break;
     }
-    if (!can_migrate_task(s, p, env) || !take_imbalance(s, p, env)) {
-      cfs_tasks_move_to_head(s, src, p);
+    if (!can_migrate_task(s, p, env) || !take(s, p, env)) {
+      (from_head ? cfs_tasks_move_to_tail : cfs_tasks_move_to_head)(s, src, p);
       continue;
     }
     detach_task(s, p, env.dst_cpu);
@@ -169,6 +140,15 @@ int detach_tasks(Sched& s, LbEnv& env) {
   return detached;
 }
 
+// detach_tasks (v5.15): none from a CPU running one task; else the loop.
+int detach_tasks(Sched& s, LbEnv& env) {
+  if (rq_nr_running(s, env.src_cpu) <= 1) {
+    env.flags &= ~kAllPinned;
+    return 0;
+  }
+  return detach_tasks_loop(s, env, false, take_imbalance);
+}
+
 // attach_tasks (v5.15): env->tasks is a stack, so the last detached comes
 // first. A newidle balance runs inside its CPU's schedule(), which picks next.
 void attach_tasks(Sched& s, LbEnv& env) {
@@ -177,6 +157,27 @@ void attach_tasks(Sched& s, LbEnv& env) {
     ++(env.idle == Idle::newly_idle ? s.counters.newidle_migrations : s.counters.periodic_migrations);
   }
   env.tasks.clear();
+}
+
+// load_balance's more_balance loop (v5.15; v4.4 the same): model/balance_lb.h.
+int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
+  int ld_moved = 0;
+  for (;;) {
+    const int cur = detach(s, env);
+    if (cur) attach_tasks(s, env), ld_moved += cur;
+    if (env.flags & kNeedBreak) {
+      env.flags &= ~kNeedBreak;
+      continue;
+    }
+    if ((env.flags & kDstPinned) && env.imb.imbalance > 0) {  // try another CPU of the local group
+      env.cpus.reset(env.dst_cpu.index());
+      env.dst_cpu = env.new_dst_cpu;
+      env.flags &= ~kDstPinned;
+      env.loop = 0, env.loop_break = kNrMigrateBreak;
+      continue;
+    }
+    return ld_moved;
+  }
 }
 
 // update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no misfit
@@ -281,22 +282,26 @@ bool should_we_balance(const Sched& s, const LbEnv& env) {
   return sg.balance_mask._Find_first() == env.dst_cpu.index();
 }
 
-// active_load_balance_cpu_stop (v5.15), run at once rather than queued: the
-// stopper preempts what runs on busiest and pushes one task to target over
-// the lowest of target's domains that spans busiest.
+// active_load_balance_cpu_stop (v5.15; v4.4 under era 1), run at once rather
+// than queued: the stopper preempts what runs on busiest and pushes one task
+// to target over the lowest of target's domains that spans busiest. v5.15's
+// detach_one_task walks cfs_tasks from the tail with LBF_ACTIVE_LB and clears
+// nr_balance_failed; v4.4's walks from the head, the task tests unchanged.
 void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
   stopper_preempt(s, busiest);
   const auto& doms = s.topo.sd[target];
   std::size_t level = 0;
   while (level < doms.size() && !doms[level].span.test(busiest.index())) ++level;
   if (rq_nr_running(s, busiest) > 1 && level < doms.size()) {
+    const bool v4 = s.era.balance_v4;
     LbEnv env = make_env(s, target, level, Idle::idle);
     env.src_cpu = busiest;
-    env.flags = kActiveLb;
-    for (TaskId p = s.rq[busiest].cfs_tasks_tail; p; p = s.tasks[p].lb_prev) {  // detach_one_task
+    env.flags = v4 ? 0 : kActiveLb;
+    const Rq& rq = s.rq[busiest];
+    for (TaskId p = v4 ? rq.cfs_tasks_head : rq.cfs_tasks_tail; p; p = v4 ? s.tasks[p].lb_next : s.tasks[p].lb_prev) {
       if (!can_migrate_task(s, p, env)) continue;
       detach_task(s, p, target);
-      env.sdb->nr_balance_failed = 0;
+      if (!v4) env.sdb->nr_balance_failed = 0;
       attach_task(s, p, true);
       s.counters.active_migrations++;
       break;
@@ -308,6 +313,7 @@ void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
 // load_balance (v5.15) of dst's domain at `level`: pull from the busiest
 // CPU of the busiest group. Returns the tasks moved (ld_moved).
 int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
+  if (s.era.balance_v4) return load_balance_v4(s, dst, level, idle, continue_balancing);
   LbEnv env = make_env(s, dst, level, idle);
   const SchedDomain& sd = *env.sd;
   SdBalance& b = *env.sdb;
@@ -332,22 +338,7 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
     out = Out::moved;
     if (rq_nr_running(s, busiest) <= 1) break;
     env.loop_max = std::min(s.tun.nr_migrate, rq_nr_running(s, busiest));
-    for (;;) {  // more_balance
-      const int cur = detach_tasks(s, env);
-      if (cur) attach_tasks(s, env), ld_moved += cur;
-      if (env.flags & kNeedBreak) {
-        env.flags &= ~kNeedBreak;
-        continue;
-      }
-      if ((env.flags & kDstPinned) && env.imb.imbalance > 0) {  // try another CPU of the local group
-        env.cpus.reset(env.dst_cpu.index());
-        env.dst_cpu = env.new_dst_cpu;
-        env.flags &= ~kDstPinned;
-        env.loop = 0, env.loop_break = kNrMigrateBreak;
-        continue;
-      }
-      break;
-    }
+    ld_moved += more_balance(s, env, detach_tasks);
     if (parent_imbalance && (env.flags & kSomePinned) && env.imb.imbalance > 0) *parent_imbalance = 1;
     if (!(env.flags & kAllPinned)) break;
     env.cpus.reset(busiest.index());
@@ -433,22 +424,32 @@ CpuMask nohz_idle_cpus(const Sched& s) {
 }
 
 // _nohz_idle_balance (v5.15), NOHZ_BALANCE_KICK, run by ilb at once: every
-// idle CPU that is due, from the one after ilb round to ilb itself.
+// idle CPU that is due, from the one after ilb round to ilb itself. Era 1:
+// v4.4's nohz_idle_balance then run_rebalance_domains: the idle CPUs but ilb
+// in CPU order (update_idle_cpu_load before a due one's balance), then ilb's
+// own rebalance_domains, due or not, folded into nohz.next_balance.
 void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
   const uint64_t now = jiffies(s);
   uint64_t next_balance = now + 60ull * s.tun.hz;
   bool update_next = false;
   const unsigned n = s.nr_cpus();
+  const bool v4 = s.era.balance_v4;
   for (unsigned i = 1; i <= n; ++i) {
-    const CpuId c((ilb.index() + i) % n);
-    if (!idle.test(c.index()) || !idle_cpu(s, c)) continue;
-    if (time_after_eq(now, s.rq[c].next_balance)) rebalance_domains(s, c, Idle::idle);
+    const CpuId c(v4 ? i - 1 : (ilb.index() + i) % n);
+    if (!idle.test(c.index()) || !idle_cpu(s, c) || (v4 && c == ilb)) continue;
+    if (time_after_eq(now, s.rq[c].next_balance)) {
+      if (v4) update_idle_cpu_load(s, c);
+      rebalance_domains(s, c, Idle::idle);
+    }
     if (time_after(next_balance, s.rq[c].next_balance)) {
       next_balance = s.rq[c].next_balance;
       update_next = true;
     }
   }
   if (update_next) s.lb.nohz_next_balance = next_balance;
+  if (!v4) return;
+  rebalance_domains(s, ilb, Idle::idle);
+  if (time_after(s.lb.nohz_next_balance, s.rq[ilb].next_balance)) s.lb.nohz_next_balance = s.rq[ilb].next_balance;
 }
 
 // nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
@@ -533,7 +534,9 @@ int newidle_walk(Sched& s, CpuId cpu) {
   return pulled;
 }
 
-}  // namespace
+}  // namespace lb
+
+using namespace lb;
 
 void init_balance(Sched& s) {
   s.lb = {};
@@ -548,11 +551,14 @@ void init_balance(Sched& s) {
   }
   s.lb.group_imbalance.assign(std::size_t{s.lb.levels} * s.nr_cpus(), 0);
   s.lb.walk.resize(s.nr_cpus());
+  s.lb.cpu_load.assign(s.nr_cpus(), CpuLoadV4{.last_update_tick = now});
   s.lb.nohz_next_balance = now;
 }
 
 void trigger_load_balance(Sched& s, CpuId cpu) {
-  if (!s.features[Feature::load_balance] || s.topo.sd[cpu].empty()) return;
+  if (!s.features[Feature::load_balance]) return;
+  if (s.era.balance_v4) update_cpu_load_active(s, cpu);  // v4.4's scheduler_tick
+  if (s.topo.sd[cpu].empty()) return;
   if (time_after_eq(jiffies(s), s.rq[cpu].next_balance)) rebalance_domains(s, cpu, Idle::not_idle);
   nohz_balancer_kick(s, cpu);
 }

@@ -3,6 +3,7 @@
 // imbalance flag of each struct sched_group_capacity; the root domain's
 // overload flag; nohz.next_balance. model/balance.h reads and writes it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,14 @@ struct NewidleWalk {
   Nanos first_arrival = 0;       // when a task first arrived on the rq during the walk; 0: none
 };
 
+// rq->cpu_load[] (kernel/sched/sched.h v4.4, era 1): the CPU's load averaged
+// over 2^i ticks, index i; and rq->last_load_update_tick (jiffies).
+constexpr unsigned kCpuLoadIdxMax = 5;  // CPU_LOAD_IDX_MAX
+struct CpuLoadV4 {
+  std::array<uint64_t, kCpuLoadIdxMax> load{};
+  uint64_t last_update_tick = 0;
+};
+
 struct BalanceState {
   IdVec<CpuId, std::vector<SdBalance>> sd;  // per CPU, as SchedTopology::sd
   // sgc->imbalance by (sd->level, sgc->id): the groups of one level that
@@ -44,6 +53,7 @@ struct BalanceState {
   uint64_t nohz_next_balance = 0;           // nohz.next_balance (jiffies)
   IdVec<CpuId, NewidleWalk> walk;           // per CPU
   CpuMask walk_event;                       // CPUs whose walk needs its event queued (Sim)
+  IdVec<CpuId, CpuLoadV4> cpu_load;         // per CPU, era 1 (model/balance_v4.cpp)
 };
 
 }  // namespace cfsv

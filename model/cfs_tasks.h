@@ -27,6 +27,17 @@ inline void cfs_tasks_add(Sched& s, CpuId cpu, TaskId task) {
   (r.cfs_tasks_head ? s.tasks[r.cfs_tasks_head].lb_prev : r.cfs_tasks_tail) = task;
   r.cfs_tasks_head = task;
 }
+// list_move_tail(&se->group_node, &rq->cfs_tasks): v4.4's detach_tasks.
+inline void cfs_tasks_move_to_tail(Sched& s, CpuId cpu, TaskId task) {
+  Task& t = s.tasks[task];
+  Rq& r = s.rq[cpu];
+  if (r.cfs_tasks_tail == task) return;
+  cfs_tasks_del(s, cpu, task);
+  t.lb_next = TaskId{};
+  t.lb_prev = r.cfs_tasks_tail;
+  (r.cfs_tasks_tail ? s.tasks[r.cfs_tasks_tail].lb_next : r.cfs_tasks_head) = task;
+  r.cfs_tasks_tail = task;
+}
 // list_move(&se->group_node, &rq->cfs_tasks)
 inline void cfs_tasks_move_to_head(Sched& s, CpuId cpu, TaskId task) {
   if (s.rq[cpu].cfs_tasks_head == task) return;

@@ -39,6 +39,7 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.pelt_v3 = !e.pelt && !e.pelt_v4 && f[Feature::pelt_v3_10];
   e.tracks_pelt = e.pelt || e.pelt_v4 || e.pelt_v3;
   e.pelt_shares = e.tracks_pelt && !f[Feature::instant_shares];
+  e.balance_v4 = f[Feature::balance_v4_4];
   return e;
 }
 

@@ -454,7 +454,8 @@ void put_prev_task_fair(Sched& s, TaskId task) {
 // change order sets before it is enqueued).
 void set_next_task_fair(Sched& s, TaskId task) {
   touch_task(s, task);
-  if (s.se[s.tasks[task].se].on_rq) cfs_tasks_move_to_head(s, s.tasks[task].cpu, task);  // queued (on the list)
+  if (s.se[s.tasks[task].se].on_rq && !s.era.balance_v4)  // queued (on the list); v4.4 leaves the list alone
+    cfs_tasks_move_to_head(s, s.tasks[task].cpu, task);
   for (EntityId x = s.tasks[task].se; x; x = s.se[x].parent) set_next_entity(s, s.se[x].cfs_rq, x);
 }
 
@@ -511,7 +512,7 @@ static TaskId pick_task(Sched& s, CpuId cpu, TaskId prev) {
 // moves the task picked to the head of cfs_tasks (pick_task below).
 TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
   const TaskId p = pick_task(s, cpu, prev);
-  if (p) cfs_tasks_move_to_head(s, cpu, p);
+  if (p && !s.era.balance_v4) cfs_tasks_move_to_head(s, cpu, p);  // v4.16+; era 1 (v4.4) does not
   return p;
 }
 

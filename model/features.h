@@ -44,7 +44,10 @@ enum class Feature : unsigned {
   newidle_stop_on_runnable,   // seed 002 (v3.13+, unverified)
   flat_slice,                 // seed 003 (never merged)
   kernel_placement,           // select_task_rq_fair places forks and wakeups (v5.15's in every profile)
-  load_balance,               // periodic, nohz idle, newidle and active balance (v5.15's in every profile)
+  load_balance,               // periodic, nohz idle, newidle and active balance (v5.15's, or era 1's with balance_v4_4)
+  balance_v4_4,               // era-1 load balancing of v4.4: avg_load groups, cpu_load[] indexes (before v5.5)
+  lb_bias,                    // sched_feat LB_BIAS (up to v4.19): source_load/target_load bias by cpu_load[]
+  lb_min,                     // sched_feat LB_MIN (v3.10..v5.4, off): detach_tasks skips tasks of load < 16
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   count_
 };

@@ -73,6 +73,10 @@ struct ModelEra {
   // neither of the above is on); group entities take its calc_cfs_shares.
   bool pelt_v3 = false;
   bool tracks_pelt = false;  // any era's load tracking runs
+  // Era-1 load balancing (model/balance_v4.cpp: feature balance_v4_4):
+  // v4.4's load_balance; cfs_tasks not reordered at pick (v4.16+ moves the
+  // task picked to its head).
+  bool balance_v4 = false;
   bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);

@@ -1,0 +1,75 @@
+// The parts of load_balance that both eras share (model/balance.cpp, v5.15)
+// and era 1 reuses (model/balance_v4.cpp, v4.4): struct lb_env, the task
+// tests and moves, should_we_balance, active balance. Internal to the two
+// files; model/balance.h is the interface.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "arith/balance.h"
+#include "sched.h"
+
+namespace cfsv::lb {
+
+using Idle = CpuIdleType;
+
+constexpr unsigned kNrMigrateBreak = 32;      // sched_nr_migrate_break
+constexpr unsigned kMaxPinnedInterval = 512;  // MAX_PINNED_INTERVAL
+// struct lb_env's LBF_* flags
+constexpr unsigned kAllPinned = 1, kNeedBreak = 2, kDstPinned = 4, kSomePinned = 8, kActiveLb = 16;
+
+// time_after / time_after_eq (include/linux/jiffies.h): wrap-safe comparisons.
+inline bool time_after(uint64_t a, uint64_t b) { return static_cast<int64_t>(b - a) < 0; }
+inline bool time_after_eq(uint64_t a, uint64_t b) { return static_cast<int64_t>(a - b) >= 0; }
+
+template <class Fn> void for_each_cpu(const CpuMask& m, Fn fn) {
+  for (std::size_t c = m._Find_first(); c < m.size(); c = m._Find_next(c)) fn(CpuId(c));
+}
+
+// struct lb_env (v5.15; v4.4's has the same fields but migration_type): one
+// load_balance's state; sd is dst's domain at `level`.
+struct LbEnv {
+  std::size_t level = 0;
+  const SchedDomain* sd = nullptr;
+  const SchedDomain* parent = nullptr;  // sd->parent
+  SdBalance* sdb = nullptr;
+  CpuId dst_cpu, src_cpu, new_dst_cpu;
+  CpuMask dst_grpmask, cpus;
+  Idle idle = Idle::not_idle;
+  Imbalance imb;
+  unsigned flags = 0, loop = 0, loop_break = kNrMigrateBreak, loop_max = 0;
+  std::vector<TaskId> tasks;  // detached, in detach order
+};
+
+LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle);
+// check_cpu_capacity (v5.15, v4.4): other classes took a noticeable part of cpu.
+bool check_cpu_capacity(const Sched& s, CpuId cpu, const SchedDomain& sd);
+// sgc->imbalance of the group whose sched_group_capacity is sgc's, at level.
+uint8_t& sgc_imbalance(Sched& s, unsigned level, CpuId sgc);
+// can_migrate_task (v5.15; v4.4 under era 1: no SMT exemption from task_hot).
+bool can_migrate_task(const Sched& s, TaskId p, LbEnv& env);
+// detach_tasks' loop (v5.15 from the tail, v4.4 from the head), with the
+// era's test and take of a task's load.
+int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const Sched&, TaskId, LbEnv&));
+// attach_tasks (v5.15, v4.4), counting the migrations by kind.
+void attach_tasks(Sched& s, LbEnv& env);
+// load_balance's more_balance loop (v5.15, v4.4): detach (the era's
+// detach_tasks) and attach until no breather is due, then again for another
+// CPU of the local group when LBF_DST_PINNED; returns the tasks moved.
+int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&));
+// should_we_balance (v5.15, v4.4).
+bool should_we_balance(const Sched& s, const LbEnv& env);
+// active_load_balance_cpu_stop (v5.15; v4.4 under era 1), run at once.
+void active_load_balance(Sched& s, CpuId busiest, CpuId target);
+
+// Era 1 (model/balance_v4.cpp): load_balance (v4.4) of dst's domain at level.
+// update_cpu_load_active (v4.4) at a busy CPU's tick, update_idle_cpu_load
+// (v4.4) for an idle CPU before the nohz idle balance balances for it;
+// weighted_cpuload (v4.4: the root cfs_rq's runnable_load_avg; v3.10: the
+// rq's load.weight).
+void update_cpu_load_active(Sched& s, CpuId cpu);
+void update_idle_cpu_load(Sched& s, CpuId cpu);
+uint64_t weighted_cpuload(const Sched& s, CpuId cpu);
+int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing);
+
+}  // namespace cfsv::lb
