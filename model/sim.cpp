@@ -1,6 +1,7 @@
 // The simulation around the kernel functions: set-up from a scenario, the
 // event loop (ticks, burst ends, deadlines, wake timers), the task behaviours,
-// and the ops, each checked and then handed to core.cpp / fair.cpp.
+// and the ops, each checked and then handed to core.cpp / fair.cpp
+// (sim_ops.cpp).
 #include "sim.h"
 
 #include <algorithm>
@@ -9,9 +10,7 @@
 #include <stdexcept>
 #include <variant>
 
-#include "arith/weights.h"
 #include "balance.h"
-#include "cgroup.h"
 #include "core.h"
 #include "fair.h"
 #include "limits.h"
@@ -20,19 +19,6 @@
 
 namespace cfsv {
 
-namespace {
-
-std::string parent_path(std::string_view path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string_view::npos || slash == 0) return "/";
-  return std::string(path.substr(0, slash));
-}
-
-// An affinity mask without the CPUs beyond the machine's.
-CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & (~CpuMask{} >> (kMaxCpus - nr_cpus)); }
-
-
-}  // namespace
 
 // ---------------------------------------------------------------------------
 // Set-up
@@ -361,236 +347,5 @@ std::string_view to_string(RunEnd e) {
   }
   return "?";
 }
-
-// ---------------------------------------------------------------------------
-// Ops: each is checked (names, ranges, limits), then applied by the kernel
-// path. One rule for all (docs/scenario-format.md, "Rejected ops"): an op
-// that names a task or group that does not exist now (never made, or exited)
-// or asks for what the model cannot do is rejected; one that asks for the
-// state its target already has is applied and changes nothing.
-
-ApplyResult Sim::reject(std::string why) {
-  const std::string op = describe(*applying_);
-  last_error_.assign(op).append(": ").append(why);  // in its own buffer: no allocation once grown
-  s_.counters.ops_rejected++;
-  if (rejected_.size() < opt_.max_rejections) rejected_.push_back({s_.now, applying_loc_, op, std::move(why)});
-  return ApplyResult::rejected;
-}
-
-struct Sim::OpHandler {
-  Sim& sim;
-  Sched& s = sim.s_;
-  using R = ApplyResult;
-  static constexpr R applied = R::applied;
-
-  // The live task an op names; none, with *r the rejection, when it was never
-  // spawned or has exited (as the kernel answers ESRCH for a pid that is gone).
-  TaskId live_task(const std::string& name, R* r) {
-    const TaskId t = sim.task_index(name);
-    if (!t) *r = sim.reject("no task '" + name + "'");
-    else if (s.tasks[t].state == TaskState::exited) *r = sim.reject("task '" + name + "' has exited");
-    else return t;
-    return {};
-  }
-  GroupId group(const std::string& path, R* r) {
-    const GroupId g = sim.group_index(path);
-    if (!g) *r = sim.reject("no group '" + path + "'");
-    return g;
-  }
-  // A task acts only while it runs, after the ops that waited for it to run:
-  // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
-  static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
-
-  R operator()(const op::Spawn& o) {
-    const TaskSpec& spec = o.task;
-    R r{};
-    if (spec.name.empty()) return sim.reject("a task needs a name");
-    if (sim.task_index(spec.name)) return sim.reject("task '" + spec.name + "' exists (names are never reused)");
-    if (s.tasks.size() >= kMaxTasks) return sim.reject("more than " + std::to_string(kMaxTasks) + " tasks");
-    const TaskId parent = spec.parent.empty() ? TaskId{} : live_task(spec.parent, &r);
-    if (!spec.parent.empty() && !parent) return r;
-    // An empty group is the parent's (its group when it forks).
-    const GroupId g = spec.group.empty() && parent ? s.tasks[parent].cgroup : group(spec.group, &r);
-    if (!g) return r;
-    if (spec.nice < kNiceMin || spec.nice > kNiceMax) return sim.reject("nice out of range");
-    const bool zero_loop = std::visit(Overloaded{
-                                          [](const RunBusy&) { return false; },
-                                          [](const RunPeriodic& b) { return b.run == 0 && b.sleep == Nanos{0}; },
-                                          [](const RunWallclock& b) { return b.runtime == 0 && b.sleep == Nanos{0}; },
-                                      },
-                                      spec.behaviour);
-    if (zero_loop) return sim.reject("a 0 run with a 0 sleep never lets time pass");
-    const CpuMask allowed = trim_to(spec.cpus, s.nr_cpus());
-    if (spec.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
-    if (parent && !acts_now(s.tasks[parent])) {  // it forks when it next runs
-      s.tasks[parent].deferred.push_back(o);
-      return applied;
-    }
-    const TaskId t = sched_fork(s, spec, g, allowed, parent);
-    sim.task_by_name_.emplace(spec.name, t);
-    wake_up_new_task(s, t);
-    sim.begin_burst(t);
-    return applied;
-  }
-  R operator()(const op::Exit& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
-    else do_exit(s, t);
-    return applied;
-  }
-  R operator()(const op::Sleep& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
-    else if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
-    return applied;
-  }
-  // A sleeping task wakes; a waiting one whose sleep is still to come stays
-  // queued and is checked for preemption.
-  R operator()(const op::Wake& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    Task& k = s.tasks[t];
-    if (k.state == TaskState::sleeping) {
-      wake_up_task(s, t);
-      sim.begin_burst(t);
-    } else if (k.state == TaskState::runnable &&
-               std::erase_if(k.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {
-      ttwu_runnable(s, t);
-    }
-    return applied;
-  }
-  R operator()(const op::SetNice& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject(std::to_string(o.nice) + " is out of range");
-    set_user_nice(s, t, o.nice);
-    return applied;
-  }
-  R operator()(const op::SetAffinity& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    const CpuMask allowed = trim_to(o.cpus, s.nr_cpus());
-    if (o.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
-    set_cpus_allowed_ptr(s, t, allowed);
-    return applied;
-  }
-  R operator()(const op::CreateGroup& o) {
-    const GroupSpec& g = o.group;
-    R r{};
-    if (g.path.size() < 2 || g.path[0] != '/' || g.path.back() == '/') return sim.reject("bad path '" + g.path + "'");
-    if (sim.group_index(g.path)) return sim.reject("group '" + g.path + "' exists");
-    if (s.tg.size() > kMaxGroups || s.tg.size() * s.nr_cpus() > kMaxGroupEntities)
-      return sim.reject("more than " + std::to_string(kMaxGroups) + " groups or " + std::to_string(kMaxGroupEntities) +
-                        " group entities (groups x CPUs)");
-    const GroupId parent = group(parent_path(g.path), &r);
-    if (!parent) return r;
-    if (s.tg[parent].depth + 1 >= kMaxDepth - 1) return sim.reject("nested too deep");
-    sim.group_by_path_.emplace(g.path, sched_create_group(s, parent, g.path, g.shares));
-    return applied;
-  }
-  R operator()(const op::SetShares& o) {
-    R r{};
-    const GroupId g = group(o.group, &r);
-    if (!g) return r;
-    if (g == kRootGroup) return sim.reject("the root group's shares cannot change");
-    sched_group_set_shares(s, g, o.shares);
-    return applied;
-  }
-  R operator()(const op::MoveTask& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    const GroupId g = group(o.group, &r);
-    if (!g) return r;
-    // cgroup_migrate_prepare_dst (kernel/cgroup/cgroup.c v6.4): a css_set
-    // that stays the same is a no-op, no ->attach; else cpu_cgroup_attach.
-    if (s.tasks[t].cgroup == g) return applied;
-    s.tasks[t].cgroup = g;
-    sched_move_task(s, t);
-    return applied;
-  }
-  // rmdir (cgroup_destroy_locked, kernel/cgroup/cgroup.c v6.4): EBUSY while
-  // the group has live tasks or child groups.
-  R operator()(const op::DestroyGroup& o) {
-    R r{};
-    const GroupId g = group(o.group, &r);
-    if (!g) return r;
-    if (g == kRootGroup) return sim.reject("the root group cannot be destroyed");
-    if (std::string why = cgroup_rmdir_refusal(s, g); !why.empty()) return sim.reject(std::move(why));
-    sched_destroy_group(s, g);
-    sim.group_by_path_.erase(sim.group_by_path_.find(o.group));
-    return applied;
-  }
-  // ksys_setsid (kernel/sys.c v6.4): EPERM for a task that already leads a
-  // session; the task calls it, so a waiting task does when it next runs.
-  R operator()(const op::Setsid& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    Task& k = s.tasks[t];
-    if (task_on_rq_queued(k) && !acts_now(k)) return k.deferred.push_back(o), applied;
-    if (k.session_leader) return sim.reject("task '" + o.task + "' already leads a session (EPERM)");
-    if (s.features[Feature::sched_autogroup] &&
-        (s.tg.size() >= kMaxGroups || (s.tg.size() + 1) * s.nr_cpus() > kMaxGroupEntities))
-      return sim.reject("no room for its autogroup: more than " + std::to_string(kMaxGroups) + " groups or " +
-                        std::to_string(kMaxGroupEntities) + " group entities");
-    k.session_leader = true;
-    if (s.features[Feature::sched_autogroup]) sched_autogroup_create_attach(s, t);
-    return applied;
-  }
-  R operator()(const op::AutogroupNice& o) {
-    R r{};
-    const TaskId t = live_task(o.task, &r);
-    if (!t) return r;
-    if (!s.features[Feature::sched_autogroup])
-      return sim.reject("no /proc/PID/autogroup without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
-    if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject(std::to_string(o.nice) + " is out of range");
-    if (!proc_sched_autogroup_set_nice(s, t, o.nice))
-      return sim.reject("task '" + o.task + "' has no autogroup of its own (EINVAL)");
-    return applied;
-  }
-  R operator()(const op::Advance& o) {
-    sim.run_until(o.by > UINT64_MAX - s.now ? UINT64_MAX : s.now + o.by);
-    return applied;
-  }
-};
-
-ApplyResult Sim::apply(const Op& op, SourceLoc loc) {
-  applying_ = &op;
-  applying_loc_ = loc;
-  const ApplyResult r = std::visit(OpHandler{*this}, op);
-  if (s_.sink) s_.sink->op(s_, op, loc.line, r == ApplyResult::applied ? std::string_view() : last_error_);
-  if (r == ApplyResult::applied) {
-    s_.counters.ops++;
-    after_step("op", -1, &op);
-  }
-  return r;
-}
-
-// The ops that waited for the task to run, in order, now that it runs; a
-// sleep leaves the rest for its next run. Then its burst's end is armed.
-void Sim::run_deferred_ops(TaskId task) {
-  std::vector<Op> ops = std::move(s_.tasks[task].deferred);
-  s_.tasks[task].deferred.clear();
-  for (auto op = ops.begin(); op != ops.end(); ++op) {
-    const TaskState st = s_.tasks[task].state;
-    if (st != TaskState::running) {
-      if (st == TaskState::sleeping) s_.tasks[task].deferred.assign(op, ops.end());
-      break;
-    }
-    applying_ = &*op;  // for a rejection: its line is not kept
-    applying_loc_ = {};
-    std::visit(OpHandler{*this}, *op);
-  }
-  if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);
-}
-
 
 }  // namespace cfsv
