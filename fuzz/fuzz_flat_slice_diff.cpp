@@ -80,7 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   // sanitizer crash input into a scenario file (<target>_replay crash-...).
   static const bool print_first = std::getenv("CFSV_PRINT_SCENARIO") != nullptr;
   if (print_first) std::fprintf(stderr, "%s", print_scenario(decoded).c_str());
-  const Scenario off_sc = fuzz::with_flat_slice(decoded, false), on_sc = fuzz::with_flat_slice(decoded, true);
+  const Scenario off_sc = with_overrides(decoded, {{Feature::flat_slice, false}}),
+                 on_sc = with_overrides(decoded, {{Feature::flat_slice, true}});
   const bool in_root = every_task_in_root(decoded);
   const SimOptions so{.record_trace = in_root};  // the trace is compared only then
   Sim off(off_sc, so), on(on_sc, so);

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "claims/sim_diff.h"  // with_overrides
 #include "fuzz/byte_reader.h"
 #include "model/ops_decoder.h"
 #include "model/sim.h"
@@ -68,11 +69,6 @@ inline Scenario flat_slice_diff_scenario(std::span<const uint8_t> in) {
   const DecodeOptions o = flat_slice_diff_options(r);
   return decode_ops_scenario(r, o);
 }
-inline Scenario with_flat_slice(Scenario s, bool on) {
-  std::erase_if(s.feature_overrides, [](const auto& f) { return f.first == Feature::flat_slice; });
-  s.feature_overrides.emplace_back(Feature::flat_slice, on);
-  return s;
-}
 
 // The scenarios an ops target runs on an input (fuzz_flat_slice_diff runs two),
 // or none when `target` does not decode ops.
@@ -81,7 +77,7 @@ inline std::vector<Scenario> ops_target_scenarios(std::string_view target, std::
   if (target == "fuzz_balance_ops") return {ops_scenario(in, kBalanceOpsOptions)};
   if (target == "fuzz_flat_slice_diff") {
     const Scenario s = flat_slice_diff_scenario(in);
-    return {with_flat_slice(s, false), with_flat_slice(s, true)};
+    return {with_overrides(s, {{Feature::flat_slice, false}}), with_overrides(s, {{Feature::flat_slice, true}})};
   }
   return {};
 }

@@ -116,11 +116,7 @@ constexpr std::array<Era, 3> kEras = {{
 const Era& era_of(TopologyEra e) { return kEras[static_cast<std::size_t>(e)]; }
 
 unsigned weight(const CpuMask& m) { return static_cast<unsigned>(m.count()); }
-unsigned first_cpu(const CpuMask& m) {
-  for (unsigned c = 0; c < kMaxCpus; ++c)
-    if (m[c]) return c;
-  return kMaxCpus;
-}
+unsigned first_cpu(const CpuMask& m) { return static_cast<unsigned>(m._Find_first()); }  // kMaxCpus when empty
 bool subset(const CpuMask& a, const CpuMask& b) { return (a & ~b).none(); }
 
 // The CPUs of m from `start` on, wrapping round (for_each_cpu_wrap); from 0: for_each_cpu.
@@ -174,7 +170,7 @@ class Builder {
       while (level + 1 < static_cast<int>(st.sd[c].size()) && st.sd[c][level + 1].flags.has(F::SHARE_PKG_RESOURCES))
         ++level;
       st.llc_level[c] = level;
-      st.llc_id[c] = level < 0 ? c : CpuId(static_cast<int>(st.sd[c][level].span._Find_first()));
+      st.llc_id[c] = level < 0 ? c : CpuId(first_cpu(st.sd[c][level].span));
       st.smt_active |= st.smt_mask[c].count() > 1;
     }
   }
