@@ -33,19 +33,36 @@ std::string flags_text(const LbLevel& l) {
 
 uint64_t avg(uint64_t load, uint64_t cap) { return load * kSchedCapacityScale / cap; }
 
+std::string levels_text(const BalanceDomain& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.levels.size(); ++i)
+    s += (i ? "; " : "") + std::string(d.levels[i].name) + " (" + flags_text(d.levels[i]) + ")";
+  return s;
+}
+
+std::string_view group_type_v4_name(GroupTypeV4 t) {
+  static constexpr std::string_view kNames[] = {"group_other", "group_imbalanced", "group_overloaded"};
+  return kNames[static_cast<unsigned>(t)];
+}
+
+// X of load moved from the busiest group to the local one: both avg_loads
+// before and after.
+std::string load_move_text(uint64_t l_load, uint64_t l_cap, uint64_t b_load, uint64_t b_cap, uint64_t x,
+                           std::vector<Value>& values) {
+  const std::string l_after = dec(avg(l_load + x, l_cap));
+  const std::string b_after = x > b_load ? "-" : dec(avg(b_load - x, b_cap));
+  values.push_back({"local_avg_load_after", l_after});
+  values.push_back({"busiest_avg_load_after", b_after});
+  return "local avg_load " + dec(avg(l_load, l_cap)) + " -> " + l_after + ", busiest's " + dec(avg(b_load, b_cap)) +
+         " -> " + (x > b_load ? "below 0 (X > its load " + dec(b_load) + ")" : b_after);
+}
+
 // What the move does to the figure the claim's kind compares.
 std::string move_summary(ClaimKind k, const BalanceOutcome<uint64_t>& o, uint64_t x, std::vector<Value>& values) {
   const SgWakeupStats<uint64_t>& l = o.sds.local.v;
   const SgWakeupStats<uint64_t>& b = o.sds.busiest.v;
-  if (k == ClaimKind::lb_no_reversal_load) {
-    const std::string l_after = dec(avg(l.group_load + x, l.group_capacity));
-    const std::string b_after = x > b.group_load ? "-" : dec(avg(b.group_load - x, b.group_capacity));
-    values.push_back({"local_avg_load_after", l_after});
-    values.push_back({"busiest_avg_load_after", b_after});
-    return "local avg_load " + dec(avg(l.group_load, l.group_capacity)) + " -> " + l_after + ", busiest's " +
-           dec(avg(b.group_load, b.group_capacity)) + " -> " +
-           (x > b.group_load ? "below 0 (X > its load " + dec(b.group_load) + ")" : b_after);
-  }
+  if (k == ClaimKind::lb_no_reversal_load)
+    return load_move_text(l.group_load, l.group_capacity, b.group_load, b.group_capacity, x, values);
   return "tasks local " + dec(l.sum_nr_running) + " busiest " + dec(b.sum_nr_running) + ", idle CPUs local " +
          dec(l.idle_cpus) + " busiest " + dec(b.idle_cpus) + ": 2X exceeds both gaps";
 }
@@ -53,9 +70,7 @@ std::string move_summary(ClaimKind k, const BalanceOutcome<uint64_t>& o, uint64_
 
 std::string describe_balance_domain(const Claim& c) {
   const BalanceDomain& d = c.domain.balance;
-  std::string s = "find_busiest_group (v5.15) on ";
-  for (std::size_t i = 0; i < d.levels.size(); ++i)
-    s += (i ? "; " : "") + std::string(d.levels[i].name) + " (" + flags_text(d.levels[i]) + ")";
+  const std::string s = "find_busiest_group (v5.15) on " + levels_text(d);
   const std::string w = dec(d.max_group_cpus), t = dec(d.max_tasks_per_cpu);
   return s + "; idle, not_idle or newly_idle; 2 or 3 groups of 1.." + w +
          " CPUs as update_sg_lb_stats makes them: idle_cpus <= w, sum_nr_running <= " + t +
@@ -110,6 +125,82 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
 std::optional<Counterexample> check_balance_case(const Claim& claim, const BalanceCase<uint64_t>& c) {
   for (std::size_t from = 0; from < c.groups.size(); ++from)
     if (!balance_holds(claim.kind, seen_from(c, from))) return balance_counterexample(claim, c);
+  return std::nullopt;
+}
+
+std::string describe_balance_v4_domain(const Claim& c) {
+  const BalanceDomain& d = c.domain.balance;
+  const std::string w = dec(d.max_group_cpus), t = dec(d.max_tasks_per_cpu);
+  return "find_busiest_group (v4.4, groups by average load) on " + levels_text(d) +
+         "; idle, not_idle or newly_idle; 2 or 3 groups of 1.." + w +
+         " CPUs as update_sg_lb_stats makes them: idle_cpus <= w, sum_nr_running <= " + t +
+         " x busy CPUs, weighted load <= MAX_SHARES x nr, group_load (cpu_load[] history) <= " + t +
+         " x MAX_SHARES w, capacity w..1024 w, util <= 1024 w, sgc->imbalance either way; a CPU of each group "
+         "balancing";
+}
+
+Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4<uint64_t>& domain_case) {
+  std::size_t from = 0;  // the first balancing group on which the claim fails (0 if none)
+  while (from + 1 < domain_case.groups.size() && balance_v4_holds(claim.kind, seen_from(domain_case, from))) ++from;
+  const BalanceCaseV4<uint64_t> c = seen_from(domain_case, from);
+  const BalanceOutcomeV4<uint64_t> o = run_balance_v4(c);
+  Counterexample cx;
+  cx.claim = std::string(claim.id);
+  const std::string level(c.levels[c.level].name);
+  const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
+  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}, {"balancing_group", dec(from)}};
+  for (std::size_t i = 0; i < c.groups.size(); ++i) {
+    const SgLbStatsV4& g = c.groups[i];
+    const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
+    cx.values.insert(cx.values.end(), {{p + "type", std::string(group_type_v4_name(g.type))},
+                                       {p + "weight", dec(g.group_weight)},
+                                       {p + "idle_cpus", dec(g.idle_cpus)},
+                                       {p + "nr_running", dec(g.sum_nr_running)},
+                                       {p + "weighted_load", dec(g.sum_weighted_load)},
+                                       {p + "load", dec(g.group_load)},
+                                       {p + "capacity", dec(g.group_capacity)},
+                                       {p + "util", dec(g.group_util)},
+                                       {p + "avg_load", dec(g.avg_load)},
+                                       {p + "load_per_task", dec(g.load_per_task)},
+                                       {p + "sgc_imbalance", dec(g.sg_imbalanced)}});
+  }
+  SdLbStatsV4 picking;  // which group update_sd_lb_stats picks
+  std::string busiest = "none";
+  for (std::size_t i = 0; i < c.groups.size(); ++i)
+    if (update_sd_lb_stats_group_v4<uint64_t>(picking, c.groups[i], i == 0, c.prefer_sibling,
+                                              c.levels.front().imbalance_pct))
+      busiest = "group" + dec((from + i) % c.groups.size());
+  const uint64_t x = o.verdict.imbalance;
+  cx.values.insert(cx.values.end(), {{"busiest", busiest},
+                                     {"total_load", dec(o.sds.total_load)},
+                                     {"total_capacity", dec(o.sds.total_capacity)},
+                                     {"sds_avg_load", dec(o.after.avg_load)},
+                                     {"verdict", o.verdict.busiest ? "busiest group found" : "balanced"},
+                                     {"imbalance", dec(x)}});
+  const SgLbStatsV4& l = o.sds.local;
+  const SgLbStatsV4& b = o.sds.busiest;
+  const std::string where = " (level " + level + ", " + std::string(idle_name(idle)) + ", " +
+                            dec(c.groups.size()) + " groups)";
+  if (claim.kind == ClaimKind::lb_v4_idle_pulls_overloaded) {
+    std::size_t i = 1;  // the first group running more tasks than it has CPUs
+    while (i + 1 < c.groups.size() && c.groups[i].sum_nr_running <= c.groups[i].group_weight) ++i;
+    const SgLbStatsV4& g = c.groups[i];
+    const std::string name = "group" + dec((from + i) % c.groups.size());
+    cx.summary = "balanced: local runs " + dec(l.sum_nr_running) + " tasks on " + dec(l.group_weight) +
+                 " CPUs at avg_load " + dec(l.avg_load) + ", " + name + " runs " + dec(g.sum_nr_running) + " on " +
+                 dec(g.group_weight) + " at avg_load " + dec(g.avg_load) + " (" + std::string(group_type_v4_name(g.type)) +
+                 (busiest == name ? ", the busiest)" : busiest == "none" ? ", no busiest group)" : ", not the busiest)") +
+                 where;
+    return cx;
+  }
+  cx.summary = "imbalance " + dec(x) + ": " +
+               load_move_text(l.group_load, l.group_capacity, b.group_load, b.group_capacity, x, cx.values) + where;
+  return cx;
+}
+
+std::optional<Counterexample> check_balance_v4_case(const Claim& claim, const BalanceCaseV4<uint64_t>& c) {
+  for (std::size_t from = 0; from < c.groups.size(); ++from)
+    if (!balance_v4_holds(claim.kind, seen_from(c, from))) return balance_v4_counterexample(claim, c);
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "claims/balance_case.h"
+#include "claims/balance_v4_case.h"
 #include "claims/calc_delta_case.h"
 #include "claims/counterexample.h"
 #include "claims/pelt_case.h"
@@ -29,6 +30,9 @@ std::optional<Counterexample> check_pelt_case(const Claim& claim, const PeltCase
 Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& c);
 // nullopt when the balancing claim holds on the case, else its counterexample.
 std::optional<Counterexample> check_balance_case(const Claim& claim, const BalanceCase<uint64_t>& c);
+// The same for an era-1 balancing claim (claims/balance_v4_case.h).
+Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4<uint64_t>& c);
+std::optional<Counterexample> check_balance_v4_case(const Claim& claim, const BalanceCaseV4<uint64_t>& c);
 
 // nullopt when the claim holds on the case `r` decodes, else its counterexample.
 template <Reader R>
@@ -42,6 +46,7 @@ std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
   }
   if (is_sim_kind(claim.kind)) return check_sim_case(claim, decode_sim_case(r, claim));
   if (is_balance_kind(claim.kind)) return check_balance_case(claim, decode_balance_case(r, claim.domain));
+  if (is_balance_v4_kind(claim.kind)) return check_balance_v4_case(claim, decode_balance_case_v4(r, claim.domain));
   if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
   return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "claims/balance_case.h"
+#include "claims/balance_v4_case.h"
 #include "claims/pelt_case.h"
 #include "claims/slice_case.h"
 
@@ -27,6 +28,8 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
     case ClaimKind::lb_no_reversal_load: return "lb_no_reversal_load";
     case ClaimKind::lb_no_reversal_tasks: return "lb_no_reversal_tasks";
+    case ClaimKind::lb_v4_no_reversal_load: return "lb_v4_no_reversal_load";
+    case ClaimKind::lb_v4_idle_pulls_overloaded: return "lb_v4_idle_pulls_overloaded";
   }
   return "?";
 }
@@ -57,12 +60,16 @@ bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_s
 bool is_balance_kind(ClaimKind k) {
   return k == ClaimKind::lb_no_reversal_load || k == ClaimKind::lb_no_reversal_tasks;
 }
+bool is_balance_v4_kind(ClaimKind k) {
+  return k == ClaimKind::lb_v4_no_reversal_load || k == ClaimKind::lb_v4_idle_pulls_overloaded;
+}
 bool is_pelt_kind(ClaimKind k) {
-  return !is_slice_kind(k) && !is_sim_kind(k) && !is_balance_kind(k) && k != ClaimKind::calc_delta_loop_equals_fls;
+  return !is_slice_kind(k) && !is_sim_kind(k) && !is_balance_kind(k) && !is_balance_v4_kind(k) &&
+         k != ClaimKind::calc_delta_loop_equals_fls;
 }
 std::string_view fuzz_target(ClaimKind k) {
   return is_sim_kind(k)       ? "fuzz_sim_claims"
-         : is_balance_kind(k) ? "fuzz_balance_claims"
+         : is_balance_kind(k) || is_balance_v4_kind(k) ? "fuzz_balance_claims"
          : is_pelt_kind(k)    ? "fuzz_pelt_claims"
                               : "fuzz_slice_claims";
 }
@@ -87,8 +94,8 @@ LoadResolution resolution_of(PeltEra e) {
 
 std::vector<std::string_view> era_names(const Claim& c) {
   std::vector<std::string_view> out;
-  if (is_sim_kind(c.kind) || is_balance_kind(c.kind))
-    out.push_back(is_sim_kind(c.kind) ? c.domain.sim.kernel : "v5.15");
+  if (is_sim_kind(c.kind) || is_balance_kind(c.kind) || is_balance_v4_kind(c.kind))
+    out.push_back(is_sim_kind(c.kind) ? c.domain.sim.kernel : is_balance_kind(c.kind) ? "v5.15" : "v4.4");
   else if (is_pelt_kind(c.kind))
     for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
   else
@@ -159,6 +166,7 @@ std::string describe(const Claim& c, Budget b) {
   const Domain& d = c.domain;
   if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
   if (is_balance_kind(c.kind)) return describe_balance_domain(c);
+  if (is_balance_v4_kind(c.kind)) return describe_balance_v4_domain(c);
   if (is_sim_kind(c.kind)) {
     std::string s = "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
                     std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";

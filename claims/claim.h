@@ -46,6 +46,10 @@ enum class ClaimKind {
   // group statistics update_sg_lb_stats can produce, the move it asks for made.
   lb_no_reversal_load,   // migrate_load X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
   lb_no_reversal_tasks,  // migrate_task X > 1: 2X <= the running-task gap or 2X <= the idle-CPU gap
+  // Era-1 load balancing (claims/balance_v4_case.h): v4.4's verdict, groups compared by average load.
+  lb_v4_no_reversal_load,       // X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
+  lb_v4_idle_pulls_overloaded,  // an idle CPU of a group with spare CPUs finds a busiest group when
+                                //   another group runs more tasks than CPUs
 };
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
@@ -54,6 +58,7 @@ bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/
 bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/sim_diff.h)
 bool is_newidle_stop_kind(ClaimKind k);  // the sim kind of seed 002 (claims/sim_diff.h)
 bool is_balance_kind(ClaimKind k);       // decoded by decode_balance_case (claims/balance_case.h)
+bool is_balance_v4_kind(ClaimKind k);    // decoded by decode_balance_case_v4 (claims/balance_v4_case.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 
 // PELT's arithmetic as the profiles of the same names have it
@@ -94,6 +99,10 @@ struct LbLevel {
   bool numa = false;                 // SD_NUMA
   bool prefer_sibling = false;       // sds->prefer_sibling: the child level's SD_PREFER_SIBLING
   bool one_cpu_groups = false;       // its groups are single CPUs (SMT; MC with no SMT level below)
+  // Era 1: the load index (sd->busy_idx, idle_idx) of a CPU balancing while
+  // busy / idle is not 0, so group loads read the rq->cpu_load[] history
+  // (newidle_idx is 0 on every level).
+  bool busy_history = false, idle_history = false;
   bool operator==(const LbLevel&) const = default;
 };
 

@@ -1,6 +1,7 @@
 // The claims: one record each (claims/claim.h). A claim of an existing kind
 // needs nothing else: every engine checks it by its kind and domain.
 #include "claims/balance_case.h"
+#include "claims/balance_v4_case.h"
 #include "claims/claim.h"
 
 namespace cfsv {
@@ -153,6 +154,14 @@ std::span<const Claim> all_claims() {
       {"lb-imbalance/no-reversal-tasks-pkg-no-prefer", "calculate_imbalance (v5.15), a level v5.15 does not build",
        "as no-reversal-tasks, on a level with SD_SHARE_PKG_RESOURCES and no prefer_sibling over groups of 1..4 CPUs",
        K::lb_no_reversal_tasks, balance(pkg_no_prefer_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-v4.4/no-reversal-load", "calculate_imbalance and fix_small_imbalance (v4.4)",
+       "the imbalance X a verdict moves from the busiest group to the local one leaves local's avg_load at most "
+       "busiest's (and X at most busiest's load)",
+       K::lb_v4_no_reversal_load, balance(v4_4_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-v4.4/idle-pulls-overloaded", "Wasted Cores' Group Imbalance (v4.4)",
+       "a CPU balancing as idle or newly idle, in a group running fewer tasks than it has CPUs, finds a busiest "
+       "group when another group runs more tasks than it has CPUs (no group flagged for pinned tasks)",
+       K::lb_v4_idle_pulls_overloaded, balance(v4_4_levels()), FeatureSet{}, Shape::none, Expect::refuted},
   };
   return kClaims;
 }

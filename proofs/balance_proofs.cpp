@@ -11,13 +11,6 @@ namespace cfsv::proofs {
 
 namespace {
 
-// "imbalance_pct 117 (mc, die, numa), 3 groups": the path's choices.
-std::string label(const BalanceCase<Sym>& c) {
-  std::string s = "imbalance_pct " + std::to_string(c.levels.front().imbalance_pct) + " (";
-  for (std::size_t i = 0; i < c.levels.size(); ++i) s += (i ? ", " : "") + std::string(c.levels[i].name);
-  return s + "), " + std::to_string(c.groups.size()) + " groups";
-}
-
 // The case Z3's model gives: every group's figures, re-classified on uint64_t.
 BalanceCase<uint64_t> evaluate(const BalanceCase<Sym>& c, const z3::model& m) {
   const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
@@ -41,9 +34,42 @@ BalanceCase<uint64_t> evaluate(const BalanceCase<Sym>& c, const z3::model& m) {
   return out;
 }
 
-}  // namespace
+// The era-1 case Z3's model gives, each group's tail recomputed on uint64_t.
+BalanceCaseV4<uint64_t> evaluate(const BalanceCaseV4<Sym>& c, const z3::model& m) {
+  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
+  BalanceCaseV4<uint64_t> out;
+  out.levels = c.levels;
+  out.level = at(c.level);
+  out.idle = at(c.idle);
+  const LbLevel& level = out.levels.at(out.level);
+  out.prefer_sibling = level.prefer_sibling;
+  out.one_cpu_groups = level.one_cpu_groups;
+  for (const SgLbStatsV4T<Sym>& g : c.groups) {
+    SgLbStatsV4 v;
+    v.group_weight = at(g.group_weight);
+    v.idle_cpus = at(g.idle_cpus);
+    v.sum_nr_running = at(g.sum_nr_running);
+    v.sum_weighted_load = at(g.sum_weighted_load);
+    v.group_load = at(g.group_load);
+    v.group_capacity = at(g.group_capacity);
+    v.group_util = at(g.group_util);
+    v.sg_imbalanced = at(select(g.sg_imbalanced, Sym(1), Sym(0))) != 0;
+    update_sg_lb_stats_tail_v4<uint64_t>(level.imbalance_pct, v);
+    out.groups.push_back(v);
+  }
+  return out;
+}
 
-ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
+template <class Case> std::string label(const Case& c) {
+  std::string s = "imbalance_pct " + std::to_string(c.levels.front().imbalance_pct) + " (";
+  for (std::size_t i = 0; i < c.levels.size(); ++i) s += (i ? ", " : "") + std::string(c.levels[i].name);
+  return s + "), " + std::to_string(c.groups.size()) + " groups";
+}
+
+// The queries, one per path; decode(reader) gives the symbolic case, holds(c)
+// the statement, check(concrete) and explain(concrete) the uint64_t re-run.
+template <class Decode, class Holds, class Check, class Explain>
+ProofResult prove_paths(const CheckConfig& config, Decode decode, Holds holds, Check check, Explain explain) {
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   ProofResult res;
   std::vector<std::string> unknown;
@@ -52,22 +78,37 @@ ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
   std::optional<std::vector<uint64_t>> path = std::vector<uint64_t>{};
   while (path) {
     SymReader reader(std::move(*path));
-    const BalanceCase<Sym> c = decode_balance_case(reader, claim.domain);
+    const auto c = decode(reader);
     path = reader.next();
     const std::string where = label(c);
-    const z3::expr negated = reader.domain() && !balance_holds(claim.kind, c).expr();
+    const z3::expr negated = reader.domain() && !holds(c).expr();
     const BridgeResult br = find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
     res.seconds += br.seconds;
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
     if (br.outcome != Outcome::refuted) continue;
-    const BalanceCase<uint64_t> concrete = evaluate(c, *br.model);
-    refute_with(res, check_balance_case(claim, concrete), [&] { return balance_counterexample(claim, concrete); },
-                where);
+    const auto concrete = evaluate(c, *br.model);
+    refute_with(res, check(concrete), [&] { return explain(concrete); }, where);
     return res;
   }
   conclude(res, unknown);
   return res;
+}
+
+}  // namespace
+
+ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
+  if (is_balance_v4_kind(claim.kind))
+    return prove_paths(
+        config, [&](SymReader& r) { return decode_balance_case_v4(r, claim.domain); },
+        [&](const BalanceCaseV4<Sym>& c) { return balance_v4_holds(claim.kind, c); },
+        [&](const BalanceCaseV4<uint64_t>& c) { return check_balance_v4_case(claim, c); },
+        [&](const BalanceCaseV4<uint64_t>& c) { return balance_v4_counterexample(claim, c); });
+  return prove_paths(
+      config, [&](SymReader& r) { return decode_balance_case(r, claim.domain); },
+      [&](const BalanceCase<Sym>& c) { return balance_holds(claim.kind, c); },
+      [&](const BalanceCase<uint64_t>& c) { return check_balance_case(claim, c); },
+      [&](const BalanceCase<uint64_t>& c) { return balance_counterexample(claim, c); });
 }
 
 }  // namespace cfsv::proofs

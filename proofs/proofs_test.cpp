@@ -17,35 +17,12 @@
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/claim_checks.h"
 #include "proofs/product_lemmas.h"
-#include "proofs/prove.h"
+#include "proofs/proofs_test_util.h"
 #include "proofs/slice_proofs.h"
 #include "proofs/symbolic.h"
 
 namespace cfsv::proofs {
 namespace {
-
-constexpr uint32_t kTimeoutMs = 120'000;
-
-const Claim& claim(std::string_view id) {
-  const Claim* c = claim_by_id(id);
-  if (!c) throw std::runtime_error("no claim " + std::string(id));
-  return *c;
-}
-
-CheckConfig smoke() {
-  CheckConfig c;
-  c.budget = Budget::smoke;
-  c.timeout_ms = kTimeoutMs;
-  return c;
-}
-
-ProofResult prove_smoke(std::string_view id) { return prove_claim(claim(id), smoke()); }
-
-uint64_t value(const std::vector<Value>& vs, std::string_view name) {
-  const std::optional<std::string> v = value_of(vs, name);
-  if (!v) throw std::runtime_error("no value " + std::string(name));
-  return std::stoull(*v);
-}
 
 // The case a counterexample reports, read back from its values.
 SliceCase<uint64_t> case_of(const Counterexample& c) {
@@ -376,88 +353,6 @@ TEST(Engine, CheckClaimCarriesTheCounterexampleInTheReproducer) {
   for (const char* want : {"level 0 (task):", "inv_weight=", "fact=", "shift=", "period=", "# conjecture: forall"})
     EXPECT_NE(r.reproducer.find(want), std::string::npos) << want << " in\n" << r.reproducer;
   EXPECT_EQ(r.counterexample.claim, "slice-min-granularity/flat");
-}
-
-// Load balancing (claims/balance_case.h).
-
-// The values a uint64_t decode drew, replayed as Sym constants.
-class RecordingReader {
- public:
-  using value_type = uint64_t;
-  explicit RecordingReader(DeterministicRandom& rng) : rng_(rng) {}
-  std::size_t choose(std::size_t n) { return static_cast<std::size_t>(keep(rng_.below(n))); }
-  uint64_t range(uint64_t lo, uint64_t hi) { return keep(rng_.below(4) ? rng_.range(lo, hi) : rng_.below(2) ? lo : hi); }
-  uint64_t range(uint64_t lo, uint64_t hi, uint64_t) { return range(lo, hi); }
-  bool exhausted() const { return false; }
-  std::vector<uint64_t> drawn;
-
- private:
-  uint64_t keep(uint64_t v) { return drawn.push_back(v), v; }
-  DeterministicRandom& rng_;
-};
-class ReplayReader {
- public:
-  using value_type = Sym;
-  explicit ReplayReader(const std::vector<uint64_t>& v) : v_(v) {}
-  std::size_t choose(std::size_t) { return static_cast<std::size_t>(v_.at(i_++)); }
-  Sym range(uint64_t, uint64_t) { return Sym(v_.at(i_++)); }
-  Sym range(const Sym&, const Sym&, uint64_t) { return Sym(v_.at(i_++)); }
-
- private:
-  const std::vector<uint64_t>& v_;
-  std::size_t i_ = 0;
-};
-
-uint64_t fold_bool(const SymBool& b) { return fold(select(b, Sym(1), Sym(0))); }
-
-TEST(Sym, ComputesWhatUint64ComputesForTheBalancingVerdict) {
-  z3::context ctx;
-  ContextScope scope(ctx);
-  DeterministicRandom rng{3};
-  unsigned moves = 0;
-  for (const char* id : {"lb-imbalance/no-reversal-load", "lb-imbalance/no-reversal-tasks-pkg-no-prefer"}) {
-    const Claim& c = claim(id);
-    for (int i = 0; i < 150; ++i) {
-      RecordingReader r(rng);
-      const BalanceCase<uint64_t> k = decode_balance_case(r, c.domain);
-      ReplayReader sr(r.drawn);
-      const BalanceCase<Sym> sk = decode_balance_case(sr, c.domain);
-      const BalanceOutcome<uint64_t> o = run_balance(k);
-      const BalanceOutcome<Sym> so = run_balance(sk);
-      for (std::size_t g = 0; g < k.groups.size(); ++g)
-        EXPECT_EQ(fold(sk.groups[g].type), static_cast<uint64_t>(k.groups[g].type)) << id << " case " << i;
-      EXPECT_EQ(fold_bool(so.sds.has_busiest), o.sds.has_busiest) << id << " case " << i;
-      EXPECT_EQ(fold(so.sds.busiest.v.group_load), o.sds.busiest.v.group_load) << id << " case " << i;
-      EXPECT_EQ(fold(so.verdict.type), static_cast<uint64_t>(o.verdict.type)) << id << " case " << i;
-      EXPECT_EQ(fold(so.verdict.imbalance), static_cast<uint64_t>(o.verdict.imbalance)) << id << " case " << i;
-      EXPECT_EQ(fold_bool(balance_holds(c.kind, sk)), balance_holds(c.kind, k)) << id << " case " << i;
-      moves += o.verdict.imbalance != 0;
-    }
-  }
-  EXPECT_GT(moves, 30u);  // the cases reach the verdicts that move something
-}
-
-// The task claim in one query per imbalance_pct and group count; the
-// refutations re-run on uint64_t, with the wraps and the overflow they show.
-TEST(BalanceProofs, TheTaskClaimIsProvedAndTheLoadOverflowAndTheIdleCpuWrapAreRefuted) {
-  const ProofResult tasks = prove_smoke("lb-imbalance/no-reversal-tasks");
-  EXPECT_EQ(tasks.outcome, Outcome::proved) << tasks.detail;
-  EXPECT_EQ(tasks.queries.size(), 4u);
-  const ProofResult load = prove_smoke("lb-imbalance/no-reversal-load");
-  ASSERT_EQ(load.outcome, Outcome::refuted) << load.detail;
-  const std::vector<Value>& lv = load.counterexample.values;
-  EXPECT_EQ(value_of(lv, "migration_type"), "migrate_load");
-  // one of min()'s unsigned differences wrapped: the domain's average below the
-  // local group's or above the busiest one's
-  const uint64_t avg = value(lv, "sds_avg_load");
-  EXPECT_TRUE(avg < value(lv, "local_load") * kSchedCapacityScale / value(lv, "local_capacity") ||
-              avg > value(lv, *value_of(lv, "busiest") + "_avg_load"))
-      << format_counterexample(load.counterexample);
-  const ProofResult wrap = prove_smoke("lb-imbalance/no-reversal-tasks-pkg-no-prefer");
-  ASSERT_EQ(wrap.outcome, Outcome::refuted) << wrap.detail;
-  const std::vector<Value>& wv = wrap.counterexample.values;
-  EXPECT_EQ(value_of(wv, "migration_type"), "migrate_task");
-  EXPECT_GE(value(wv, "imbalance"), uint64_t{1} << 30);  // (local - busiest idle CPUs) >> 1 as unsigned int
 }
 
 // cfsv prove, end to end (the built binary).

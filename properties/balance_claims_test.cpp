@@ -121,5 +121,79 @@ TEST(BalanceClaims, ThePropertiesEngineRefutesTheLoadAndPkgNoPreferClaimsAndPass
   }
 }
 
+
+// Era 1 (claims/balance_v4_case.h). One group as decode_lb_group_v4 reads
+// it: weight, idle CPUs, nr_running, weighted load, the history load (read
+// as group_load on levels whose load index for the idle type is not 0),
+// capacity above w, util, sgc->imbalance.
+std::vector<uint64_t> group_v4(uint64_t w, uint64_t idle, uint64_t nr, uint64_t weighted, uint64_t history,
+                               uint64_t cap, uint64_t util) {
+  return {w, idle, nr, weighted, history, cap - w, util, 0};  // sgc->imbalance: 3 sets it
+}
+// v4_4_levels(): imbalance_pct 110, 117, 125; of 125: die, die-over-smt, numa.
+std::vector<uint64_t> case_v4(uint64_t idle, const std::vector<std::vector<uint64_t>>& groups) {
+  std::vector<uint64_t> out = {2, 3 - groups.size(), 2, idle};
+  for (const auto& g : groups) out.insert(out.end(), g.begin(), g.end());
+  return out;
+}
+constexpr uint64_t kNewlyIdle = 2;
+
+TEST(BalanceClaimsV4, TheGroupImbalanceScenariosNumaBalanceLeavesTheIdleCoreIdle) {
+  // examples/wasted_group_imbalance.scn on v4.4, CPU 3's CPU_IDLE balance of
+  // the NUMA domain (docs/balancing.md, "Era 1"): node 0 runs r's task (its
+  // group's whole weight) and two make threads on 3 of its 4 cores, target
+  // loads 1258 in all: avg_load 1258 * 1024 / 4096 = 314; node 1 runs six
+  // make threads on 4 cores, loads 752: avg_load 188, overloaded (util 4096 *
+  // 125 > 4096 * 100). find_busiest_group: local->avg_load 314 >= busiest's
+  // 188, so balanced: nothing is pulled.
+  const auto groups = [](uint64_t local_load) {
+    return std::vector<std::vector<uint64_t>>{group_v4(4, 1, 3, local_load, local_load, 4096, 3072),
+                                              group_v4(4, 0, 6, 752, 752, 4096, 4096)};
+  };
+  const std::optional<Counterexample> cx = check("lb-v4.4/idle-pulls-overloaded", case_v4(kIdle, groups(1258)));
+  ASSERT_TRUE(cx);
+  EXPECT_EQ(value_of(cx->values, "level"), "numa");
+  EXPECT_EQ(value_of(cx->values, "local_avg_load"), "314");
+  EXPECT_EQ(value_of(cx->values, "group1_avg_load"), "188");
+  EXPECT_EQ(value_of(cx->values, "group1_type"), "group_overloaded");
+  EXPECT_EQ(value_of(cx->values, "verdict"), "balanced");
+  // Lighter on node 0 (r's task as heavy as a make thread: 3 x 125), the idle core pulls.
+  EXPECT_FALSE(check("lb-v4.4/idle-pulls-overloaded", case_v4(kIdle, groups(375))));
+  // A newly idle CPU would: group_no_capacity forces the balance (idle cores never run one).
+  EXPECT_FALSE(check("lb-v4.4/idle-pulls-overloaded", case_v4(kNewlyIdle, groups(1258))));
+}
+
+TEST(BalanceClaimsV4, FixSmallImbalanceMovesAWholeTaskPastTheBalancePoint) {
+  // not_idle at NUMA level: local runs one task of load 1024 on one busy
+  // core of 2 (avg_load 512), busiest runs 2 tasks of 1024 on 2 cores
+  // (avg_load 1024), sds avg_load 768. calculate_imbalance: min(1024 - 768,
+  // ~0) * 2048 and (768 - 512) * 2048, / 1024 = 512 < load_per_task 1024, so
+  // fix_small_imbalance: imbn 2 (local's task not lighter), gap 1024 + 512 >=
+  // 512 + 1024: move one task's load, 1024. Local's avg_load becomes 1024,
+  // busiest's 512: reversed.
+  const std::optional<Counterexample> cx =
+      check("lb-v4.4/no-reversal-load", case_v4(kNotIdle, {group_v4(2, 0, 1, 1024, 1024, 2048, 1024),
+                                                           group_v4(2, 0, 2, 2048, 2048, 2048, 2048)}));
+  ASSERT_TRUE(cx);
+  EXPECT_EQ(value_of(cx->values, "imbalance"), "1024");
+  EXPECT_EQ(value_of(cx->values, "local_avg_load_after"), "1024");
+  EXPECT_EQ(value_of(cx->values, "busiest_avg_load_after"), "512");
+}
+
+// Both fall within the smoke budget's 100 cases for every seed (the idle
+// claim's premise needs the idle type, a spare local group, an overloaded
+// other group and no pinned flag at once: the decoder sets sgc->imbalance
+// one draw in four, so 20 of 20 seeds, 7 of 10 with one in two).
+TEST(BalanceClaimsV4, ThePropertiesEngineRefutesBothEra1ClaimsForEverySeed) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const CheckConfig config = properties::smoke_config(seed);
+    const EngineResult load = properties::check_claim(*claim_by_id("lb-v4.4/no-reversal-load"), config);
+    EXPECT_EQ(load.verdict, Verdict::refuted) << "seed " << seed << ": " << load.detail;
+    const EngineResult idle = properties::check_claim(*claim_by_id("lb-v4.4/idle-pulls-overloaded"), config);
+    EXPECT_EQ(idle.verdict, Verdict::refuted) << "seed " << seed << ": " << idle.detail;
+    EXPECT_EQ(value_of(idle.counterexample.values, "verdict"), "balanced") << idle.reproducer;
+  }
+}
+
 }  // namespace
 }  // namespace cfsv

@@ -182,7 +182,7 @@ template <class V> V calculate_imbalance_v4(const ImbalanceEnvV4T<V>& env, SdLbS
   const V nr_scaled = busiest.sum_nr_running * scale;
   const auto both_overloaded = busiest.type == g(GroupTypeV4::overloaded) && local.type == g(GroupTypeV4::overloaded);
   const V above = select(both_overloaded && nr_scaled > busiest.group_capacity,
-                         nr_scaled - min(nr_scaled, busiest.group_capacity), ~V(0));
+                         nr_scaled - min(nr_scaled, busiest.group_capacity), V(~uint64_t{0}));
   const V max_pull = min(busiest.avg_load - min(busiest.avg_load, sds.avg_load), above);
   const V imbalance = min(max_pull * busiest.group_capacity,
                           (sds.avg_load - min(sds.avg_load, local.avg_load)) * local.group_capacity) / scale;
@@ -200,6 +200,10 @@ template <class V> struct VerdictV4T {
   V imbalance{0};
 };
 using VerdictV4 = VerdictV4T<uint64_t>;
+
+template <class V> VerdictV4T<V> select(const LbBool<V>& c, const VerdictV4T<V>& a, const VerdictV4T<V>& b) {
+  return {select_bool<V>(c, a.busiest, b.busiest), select(c, a.imbalance, b.imbalance)};
+}
 
 template <class V> VerdictV4T<V> find_busiest_group_verdict_v4(const ImbalanceEnvV4T<V>& env, SdLbStatsV4T<V>& sds) {
   const SgLbStatsV4T<V>& local = sds.local;
