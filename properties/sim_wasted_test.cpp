@@ -109,6 +109,29 @@ TEST(WastedCores, OverloadOnWakeupWastesCoresAtNumaUntilThePapersFix) {
   EXPECT_LE(v515_fixed.total, 10 * kMs);
 }
 
+// The Scheduling Group Construction scenario
+// (examples/wasted_group_construction.scn): four nodes in a ring, nodes 1 and
+// 3 two hops apart; era 1 builds the 2-hop groups from CPU 0's side, so for
+// node 1's CPUs both groups hold nodes 1 and 3: node 1's two CPUs idle from
+// 10 ms to 2 s while four threads share node 3 (3980 ms), whatever the
+// Group Imbalance fix (both groups' least loaded CPUs are idle ones). v5.15,
+// or v5.15's balancer on v4.4's groups, spreads them (22 ms).
+TEST(WastedCores, SchedulingGroupConstructionStrandsANodeUnderEra1) {
+  const ParseResult r = load_scenario_file(CFSV_REGRESSIONS_DIR "/../examples/wasted_group_construction.scn");
+  ASSERT_TRUE(std::holds_alternative<Scenario>(r));
+  Scenario sc = std::get<Scenario>(r);
+  ASSERT_EQ(sc.kernel, "v4.4");
+  const Sim sim(sc);
+  const std::vector<SchedGroup>& top = sim.sched().topo.sd[CpuId(2)].back().groups;
+  ASSERT_EQ(top.size(), 2u);
+  for (const SchedGroup& g : top) EXPECT_TRUE(g.span.test(2) && g.span.test(6));  // nodes 1 and 3 in both
+  EXPECT_GE(run_wasted(sc).total, 3900 * kMs);
+  EXPECT_GE(run_wasted(with_overrides(sc, {{Feature::wasted_cores_min_load, true}})).total, 3900 * kMs);
+  EXPECT_LE(run_wasted(with_overrides(sc, {{Feature::balance_v4_4, false}})).total, 100 * kMs);
+  sc.kernel = "v5.15";
+  EXPECT_LE(run_wasted(sc).total, 100 * kMs);
+}
+
 RC_GTEST_PROP(WastedCores, NeverMoreThanTheIdleTimeAndNoneWhenEveryTaskIsPinnedOrOneCpu, ()) {
   Scenario sc = *simgen::gen_sim_scenario_with_ops(20);
   const bool pin = *rc::gen::arbitrary<bool>();
