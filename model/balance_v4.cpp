@@ -98,11 +98,18 @@ uint64_t cpu_avg_load_per_task(const Sched& s, CpuId cpu) {
 
 // update_sg_lb_stats (kernel/sched/fair.c v4.4) over the group's CPUs in
 // env.cpus; no NUMA balancing counts. overload: a CPU runs more than one task.
+// min_load / max_load: the Wasted Cores fix's (0 for a group with no CPU in
+// env.cpus, where the authors' patch leaves ULONG_MAX: docs/balancing.md).
 SgLbStatsV4 update_sg_lb_stats_v4(Sched& s, const LbEnv& env, const SchedGroup& g, bool local, bool& overload) {
   SgLbStatsV4 sgs;
   const unsigned idx = sd_load_idx(*env.sd, env.idle);
+  bool first = true;
   for_each_cpu(g.span & env.cpus, [&](CpuId c) {
-    sgs.group_load += biased_load(s, c, idx, local);
+    const uint64_t load = biased_load(s, c, idx, local);
+    sgs.min_load = first ? load : std::min(sgs.min_load, load);
+    sgs.max_load = std::max(sgs.max_load, load);
+    first = false;
+    sgs.group_load += load;
     sgs.group_util += cpu_util(s, c);
     sgs.sum_nr_running += root_cfs_rq(s, c).h_nr_running;
     if (rq_nr_running(s, c) > 1) overload = true;
@@ -120,6 +127,7 @@ SgLbStatsV4 update_sg_lb_stats_v4(Sched& s, const LbEnv& env, const SchedGroup& 
 // verdict; the busiest group, or nullptr when balanced. Sets env.imb.
 const SchedGroup* find_busiest_group_v4(Sched& s, LbEnv& env) {
   SdLbStatsV4 sds;
+  sds.min_load_cmp = s.features[Feature::wasted_cores_min_load];
   const SchedGroup* busiest = nullptr;
   bool overload = false;
   const SchedDomain* child = env.level ? env.sd - 1 : nullptr;  // sd->child

@@ -48,6 +48,8 @@ enum class Feature : unsigned {
   balance_v4_4,               // era-1 load balancing of v4.4: avg_load groups, cpu_load[] indexes (before v5.5)
   lb_bias,                    // sched_feat LB_BIAS (up to v4.19): source_load/target_load bias by cpu_load[]
   lb_min,                     // sched_feat LB_MIN (v3.10..v5.4, off): detach_tasks skips tasks of load < 16
+  wasted_cores_min_load,      // era 1: groups compared by their least loaded CPU (Lozi et al., EuroSys 2016; never merged)
+  wasted_cores_wakeup_idle,   // a wakeup goes to the longest-idle CPU anywhere (Lozi et al., EuroSys 2016; never merged)
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   count_
 };

@@ -249,6 +249,20 @@ uint64_t cfs_rq_h_load(const Sched& s, CfsRqId cq) {
   return cfs_rq_h_load(s, gse.cfs_rq) * gse.pelt.avg.load_avg / (parent.pelt.avg.load_avg + 1);
 }
 
+// The Overload-on-Wakeup fix of Lozi et al. (EuroSys 2016, on
+// select_task_rq_fair of kernel/sched/fair.c v4.1; feature
+// wasted_cores_wakeup_idle): a waking task goes to prev_cpu when its rq runs
+// nothing, else to the allowed CPU running nothing that has idled longest
+// (the oldest idle stamp), anywhere on the machine; none: the usual path.
+CpuId wakeup_longest_idle(const Sched& s, const Task& t, CpuId prev_cpu) {
+  if (rq_nr_running(s, prev_cpu) == 0) return prev_cpu;
+  CpuId oldest;
+  for (const CpuId c : s.rq.ids())
+    if (cpu_allowed(t, c) && rq_nr_running(s, c) == 0 && (!oldest || idle_stamp_of(s, c) < idle_stamp_of(s, oldest)))
+      oldest = c;
+  return oldest;
+}
+
 }  // namespace
 
 const SchedDomain* sd_llc(const Sched& s, CpuId cpu) {
@@ -365,6 +379,8 @@ CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu,
   CpuId new_cpu = prev_cpu;
   // wake_wide is 0: the model's wakers are timers, which record no wakee flips.
   const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
+  if (kind == WakeKind::ttwu && s.features[Feature::wasted_cores_wakeup_idle])
+    if (const CpuId idle = wakeup_longest_idle(s, s.tasks[task], prev_cpu)) return idle;
   std::ptrdiff_t sd = -1;
   const auto& doms = s.topo.sd[this_cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {

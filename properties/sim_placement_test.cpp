@@ -224,10 +224,12 @@ struct AffinityWatch : SchedSink {
 };
 
 // Random scenarios (any profile: v5.15's placement runs in all), on their
-// own topology or on 2 sockets with SMT, with kernel_placement on: every
-// invariant holds after every step and no task is placed outside its affinity.
+// own topology or on 2 sockets with SMT, with kernel_placement on (and the
+// Wasted Cores wakeup fix on or off): every invariant holds after every step
+// and no task is placed outside its affinity.
 RC_GTEST_PROP(PlacementProperties, RandomScenariosKeepEveryInvariantAndTheAffinity, ()) {
-  Scenario s = with_placement(*simgen::gen_sim_scenario_with_ops(40), true);
+  Scenario s = with_overrides(with_placement(*simgen::gen_sim_scenario_with_ops(40), true),
+                              {{Feature::wasted_cores_wakeup_idle, *rc::gen::arbitrary<bool>()}});
   if (*rc::gen::arbitrary<bool>()) s.topology = {2, *rc::gen::inRange(1u, 4u), 2};  // >= 4 CPUs: masks stay valid
   AffinityWatch watch;
   Sim sim(s, SimOptions{.check_every = 1, .sink = &watch});

@@ -25,10 +25,13 @@ template <> struct LbReprV4<uint64_t> {
   using Group = GroupTypeV4;
 };
 
-// struct sg_lb_stats (kernel/sched/fair.c v4.4), without the NUMA-balancing counts.
+// struct sg_lb_stats (kernel/sched/fair.c v4.4), without the NUMA-balancing
+// counts; min_load and max_load (the least and most loaded CPU's load as
+// group_load sums them) are the Wasted Cores fix's (wasted_cores_min_load).
 template <class V> struct SgLbStatsV4T {
   V avg_load{0}, group_load{0}, sum_weighted_load{0}, load_per_task{0};
   V group_capacity{1}, group_util{0}, sum_nr_running{0}, idle_cpus{0}, group_weight{0};
+  V min_load{0}, max_load{0};
   LbBool<V> group_no_capacity = lb_bool<V>(false);
   LbBool<V> sg_imbalanced = lb_bool<V>(false);  // group->sgc->imbalance, read by group_classify
   typename LbReprV4<V>::Group type = lb_enum<V>(GroupTypeV4::other);
@@ -50,16 +53,21 @@ template <class V> SgLbStatsV4T<V> select(const LbBool<V>& c, const SgLbStatsV4T
           select(c, a.sum_nr_running, b.sum_nr_running),
           select(c, a.idle_cpus, b.idle_cpus),
           select(c, a.group_weight, b.group_weight),
+          select(c, a.min_load, b.min_load),
+          select(c, a.max_load, b.max_load),
           select_bool<V>(c, a.group_no_capacity, b.group_no_capacity),
           select_bool<V>(c, a.sg_imbalanced, b.sg_imbalanced),
           select(c, a.type, b.type)};
 }
 
 // struct sd_lb_stats (kernel/sched/fair.c v4.4) as init_sd_lb_stats leaves
-// it: no busiest group, busiest_stat at avg_load 0, group_other.
+// it: no busiest group, busiest_stat at avg_load 0 (min_load 0), group_other.
+// min_load_cmp is not the kernel's: the feature wasted_cores_min_load, which
+// the templates below read.
 template <class V> struct SdLbStatsV4T {
   LbBool<V> has_busiest = lb_bool<V>(false);
   LbBool<V> has_local = lb_bool<V>(false);
+  LbBool<V> min_load_cmp = lb_bool<V>(false);
   SgLbStatsV4T<V> local, busiest;
   V total_load{0}, total_capacity{0}, avg_load{0};
 };
@@ -96,10 +104,13 @@ template <class V> void update_sg_lb_stats_tail_v4(const V& imbalance_pct, SgLbS
 }
 
 // update_sd_pick_busiest (kernel/sched/fair.c v4.4), without SD_ASYM_PACKING:
-// the higher type, then within a type the higher avg_load.
+// the higher type, then within a type the higher avg_load; with
+// wasted_cores_min_load the higher min_load (docs/balancing.md, "The paper's
+// fix").
 template <class V> LbBool<V> update_sd_pick_busiest_v4(const SdLbStatsV4T<V>& sds, const SgLbStatsV4T<V>& sgs) {
   const SgLbStatsV4T<V>& busiest = sds.busiest;
-  return sgs.type > busiest.type || (sgs.type == busiest.type && sgs.avg_load > busiest.avg_load);
+  const auto busier = select_bool<V>(sds.min_load_cmp, sgs.min_load > busiest.min_load, sgs.avg_load > busiest.avg_load);
+  return sgs.type > busiest.type || (sgs.type == busiest.type && busier);
 }
 
 // update_sd_lb_stats (kernel/sched/fair.c v4.4), one group of the domain's
@@ -191,10 +202,20 @@ template <class V> V calculate_imbalance_v4(const ImbalanceEnvV4T<V>& env, SdLbS
                      [&] { return fix_small_imbalance(env, sds, base); }, [&] { return base; });
 }
 
+// calculate_imbalance as the Wasted Cores fix rewrites it (Lozi et al.,
+// EuroSys 2016, on kernel/sched/fair.c v4.1; feature wasted_cores_min_load):
+// half the gap between busiest's most loaded CPU and local's least loaded
+// one, 0 when there is none. Returns env->imbalance.
+template <class V> V calculate_imbalance_min_load(const SdLbStatsV4T<V>& sds) {
+  const V& most = sds.busiest.max_load;
+  return (most - min(sds.local.min_load, most)) / V(2);
+}
+
 // find_busiest_group's verdict (kernel/sched/fair.c v4.4) once
 // update_sd_lb_stats has run, without SD_ASYM_PACKING: whether a busiest group
 // is returned, and env->imbalance. The group comes back whenever the checks
-// reach force_balance, even when calculate_imbalance leaves 0.
+// reach force_balance, even when calculate_imbalance leaves 0. With
+// wasted_cores_min_load, the Wasted Cores fix's test and imbalance.
 template <class V> struct VerdictV4T {
   LbBool<V> busiest = lb_bool<V>(false);
   V imbalance{0};
@@ -217,11 +238,18 @@ template <class V> VerdictV4T<V> find_busiest_group_verdict_v4(const ImbalanceEn
                       busiest.group_no_capacity);
   const auto idle_out = busiest.type != g(GroupTypeV4::overloaded) && local.idle_cpus <= busiest.idle_cpus + V(1);
   const auto pct_out = V(100) * busiest.avg_load <= env.imbalance_pct * local.avg_load;
-  const auto balanced = none || (!force && (local.avg_load >= busiest.avg_load || local.avg_load >= sds.avg_load ||
-                                            select_bool<V>(idle_is(CpuIdleType::idle), idle_out, pct_out)));
+  const auto avg_out = local.avg_load >= busiest.avg_load || local.avg_load >= sds.avg_load ||
+                       select_bool<V>(idle_is(CpuIdleType::idle), idle_out, pct_out);
+  // wasted_cores_min_load: the four avg_load checks give way to one, balanced
+  // unless local's least loaded CPU is below busiest's least loaded CPU.
+  const auto min_out = local.min_load >= busiest.min_load;
+  const auto balanced = none || (!force && select_bool<V>(sds.min_load_cmp, min_out, avg_out));
+  const auto imbalance = [&] {
+    return select_lazy(sds.min_load_cmp, [&] { return calculate_imbalance_min_load(sds); },
+                       [&] { return calculate_imbalance_v4(env, sds); });
+  };
   return select_lazy(
-      balanced, [] { return VerdictV4T<V>{}; },
-      [&] { return VerdictV4T<V>{lb_bool<V>(true), calculate_imbalance_v4(env, sds)}; });
+      balanced, [] { return VerdictV4T<V>{}; }, [&] { return VerdictV4T<V>{lb_bool<V>(true), imbalance()}; });
 }
 
 }  // namespace cfsv
