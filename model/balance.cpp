@@ -74,11 +74,10 @@ bool can_migrate_task(const Sched& s, TaskId p, LbEnv& env) {
   if (!cpu_allowed(t, env.dst_cpu)) {
     env.flags |= kSomePinned;
     if (env.idle == Idle::newly_idle || (env.flags & (kDstPinned | kActiveLb))) return false;
-    const CpuMask candidates = env.dst_grpmask & env.cpus;
-    for (std::size_t c = candidates._Find_first(); c < kMaxCpus; c = candidates._Find_next(c))
-      if (cpu_allowed(t, CpuId(c))) {
+    for (const CpuId c : each_cpu(env.dst_grpmask & env.cpus))
+      if (cpu_allowed(t, c)) {
         env.flags |= kDstPinned;
-        env.new_dst_cpu = CpuId(c);
+        env.new_dst_cpu = c;
         break;
       }
     return false;
@@ -185,7 +184,7 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
 SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
   SgLbStats sgs;
   auto& v = sgs.v;
-  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+  for (const CpuId c : each_cpu(g.span & env.cpus)) {
     v.group_load += cpu_load(s, c);
     v.group_util += cpu_util(s, c);
     v.group_runnable += cpu_runnable(s, c);
@@ -194,7 +193,7 @@ SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bo
     v.sum_nr_running += nr;
     if (nr > 1) overload = true;
     if (!nr && idle_cpu(s, c)) v.idle_cpus++;
-  });
+  }
   v.group_capacity = g.capacity;
   v.group_weight = g.span.count();
   sgs.type = group_classify(env.sd->imbalance_pct, sgc_imbalance(s, env.sd->level, g.id), v);
@@ -234,31 +233,31 @@ CpuId find_busiest_queue(const Sched& s, const LbEnv& env, const SchedGroup& g) 
   CpuId busiest;
   uint64_t busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
   uint32_t busiest_nr = 0;
-  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+  for (const CpuId c : each_cpu(g.span & env.cpus)) {
     const uint32_t nr = root_cfs_rq(s, c).h_nr_running;
-    if (!nr) return;
+    if (!nr) continue;
     const uint64_t capacity = capacity_of(s, c);
     // capacity_greater: more than ~5% bigger
     if (env.sd->flags.has(F::ASYM_CPUCAPACITY) && !(capacity_of(s, env.dst_cpu) * 1024 > capacity * 1078) && nr == 1)
-      return;
+      continue;
     switch (env.imb.type) {
       case MigrationType::load: {
         const uint64_t load = cpu_load(s, c);
-        if (nr == 1 && load > static_cast<uint64_t>(env.imb.imbalance) && !check_cpu_capacity(s, c, *env.sd)) return;
+        if (nr == 1 && load > static_cast<uint64_t>(env.imb.imbalance) && !check_cpu_capacity(s, c, *env.sd)) continue;
         if (load * busiest_capacity > busiest_load * capacity) busiest_load = load, busiest_capacity = capacity, busiest = c;
-        return;
+        continue;
       }
       case MigrationType::util: {
         const uint64_t util = cpu_util(s, c);
         if (nr > 1 && busiest_util < util) busiest_util = util, busiest = c;
-        return;
+        continue;
       }
       case MigrationType::task:
         if (busiest_nr < nr) busiest_nr = nr, busiest = c;
-        return;
-      case MigrationType::misfit: return;
+        continue;
+      case MigrationType::misfit: continue;
     }
-  });
+  }
   return busiest;
 }
 
@@ -276,9 +275,8 @@ bool should_we_balance(const Sched& s, const LbEnv& env) {
   if (!env.cpus.test(env.dst_cpu.index())) return false;
   if (env.idle == Idle::newly_idle) return true;
   const SchedGroup& sg = env.sd->groups.front();
-  const CpuMask m = sg.balance_mask & env.cpus;
-  for (std::size_t c = m._Find_first(); c < kMaxCpus; c = m._Find_next(c))
-    if (idle_cpu(s, CpuId(c))) return CpuId(c) == env.dst_cpu;
+  for (const CpuId c : each_cpu(sg.balance_mask & env.cpus))
+    if (idle_cpu(s, c)) return c == env.dst_cpu;
   return sg.balance_mask._Find_first() == env.dst_cpu.index();
 }
 
@@ -469,8 +467,8 @@ void nohz_balancer_kick(Sched& s, CpuId cpu) {
     if (const SchedDomain* llc = sd_llc(s, cpu)) kick = (llc->span & ~idle).count() > 1;
   if (!kick) return;
   s.lb.nohz_next_balance = now + 1;
-  for (std::size_t c = idle._Find_first(); c < kMaxCpus; c = idle._Find_next(c))  // find_new_ilb
-    if (CpuId(c) != cpu && idle_cpu(s, CpuId(c))) return nohz_idle_balance(s, CpuId(c), idle);
+  for (const CpuId c : each_cpu(idle))  // find_new_ilb
+    if (c != cpu && idle_cpu(s, c)) return nohz_idle_balance(s, c, idle);
 }
 
 // The time a newidle balance of sd takes: the model's `newidle_cost` per CPU

@@ -22,10 +22,6 @@ constexpr unsigned kAllPinned = 1, kNeedBreak = 2, kDstPinned = 4, kSomePinned =
 inline bool time_after(uint64_t a, uint64_t b) { return static_cast<int64_t>(b - a) < 0; }
 inline bool time_after_eq(uint64_t a, uint64_t b) { return static_cast<int64_t>(a - b) >= 0; }
 
-template <class Fn> void for_each_cpu(const CpuMask& m, Fn fn) {
-  for (std::size_t c = m._Find_first(); c < m.size(); c = m._Find_next(c)) fn(CpuId(c));
-}
-
 // struct lb_env (v5.15; v4.4's has the same fields but migration_type): one
 // load_balance's state; sd is dst's domain at `level`.
 struct LbEnv {

@@ -104,7 +104,7 @@ SgLbStatsV4 update_sg_lb_stats_v4(Sched& s, const LbEnv& env, const SchedGroup& 
   SgLbStatsV4 sgs;
   const unsigned idx = sd_load_idx(*env.sd, env.idle);
   bool first = true;
-  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+  for (const CpuId c : each_cpu(g.span & env.cpus)) {
     const uint64_t load = biased_load(s, c, idx, local);
     sgs.min_load = first ? load : std::min(sgs.min_load, load);
     sgs.max_load = std::max(sgs.max_load, load);
@@ -115,7 +115,7 @@ SgLbStatsV4 update_sg_lb_stats_v4(Sched& s, const LbEnv& env, const SchedGroup& 
     if (rq_nr_running(s, c) > 1) overload = true;
     sgs.sum_weighted_load += weighted_cpuload(s, c);
     if (idle_cpu(s, c)) sgs.idle_cpus++;
-  });
+  }
   sgs.group_capacity = g.capacity;
   sgs.group_weight = g.span.count();
   sgs.sg_imbalanced = sgc_imbalance(s, env.sd->level, g.id) != 0;
@@ -150,12 +150,12 @@ const SchedGroup* find_busiest_group_v4(Sched& s, LbEnv& env) {
 CpuId find_busiest_queue_v4(const Sched& s, const LbEnv& env, const SchedGroup& g) {
   CpuId busiest;
   uint64_t busiest_load = 0, busiest_capacity = 1;
-  for_each_cpu(g.span & env.cpus, [&](CpuId c) {
+  for (const CpuId c : each_cpu(g.span & env.cpus)) {
     const uint64_t capacity = capacity_of(s, c), wl = weighted_cpuload(s, c);
     if (rq_nr_running(s, c) == 1 && static_cast<int64_t>(wl) > env.imb.imbalance && !check_cpu_capacity(s, c, *env.sd))
-      return;
+      continue;
     if (wl * busiest_capacity > busiest_load * capacity) busiest_load = wl, busiest_capacity = capacity, busiest = c;
-  });
+  }
   return busiest;
 }
 

@@ -9,13 +9,12 @@
 #include <variant>
 #include <vector>
 
+#include "cpumask.h"
 #include "features.h"
 
 namespace cfsv {
 
 using Nanos = uint64_t;
-constexpr unsigned kMaxCpus = 256;
-using CpuMask = std::bitset<kMaxCpus>;  // empty = every CPU
 
 // Where a statement came from, for error messages and violation reports.
 struct SourceLoc {

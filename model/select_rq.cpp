@@ -153,8 +153,7 @@ CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus,
   if (!sched_smt_active(s)) return select_idle_cpu_one(s, core);
   bool idle = true;
   const CpuMask& smt = s.topo.smt_mask[core];
-  for (std::size_t i = smt._Find_first(); i < smt.size(); i = smt._Find_next(i)) {
-    const CpuId c(i);
+  for (const CpuId c : each_cpu(smt)) {
     if (!available_idle_cpu(s, c)) {
       idle = false;
       if (!idle_cpu) continue;
@@ -170,9 +169,8 @@ CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus,
 // select_idle_smt (kernel/sched/fair.c v5.15)
 CpuId select_idle_smt(const Sched& s, const Task& t, const SchedDomain& sd, CpuId target) {
   const CpuMask& smt = s.topo.smt_mask[target];
-  for (std::size_t i = smt._Find_first(); i < smt.size(); i = smt._Find_next(i)) {
-    const CpuId c(i);
-    if (!cpu_allowed(t, c) || !sd.span.test(i)) continue;
+  for (const CpuId c : each_cpu(smt)) {
+    if (!cpu_allowed(t, c) || !sd.span.test(c.index())) continue;
     if (available_idle_cpu(s, c)) return c;
   }
   return CpuId{};
@@ -279,8 +277,8 @@ uint64_t task_h_load(const Sched& s, TaskId task) {
 
 void update_idle_core(Sched& s, CpuId core) {
   if (!sched_smt_active(s) || test_idle_cores(s, core, true)) return;
-  for (const CpuId c : s.rq.ids())
-    if (c != core && s.topo.smt_mask[core].test(c.index()) && !available_idle_cpu(s, c)) return;
+  for (const CpuId c : each_cpu(s.topo.smt_mask[core]))
+    if (c != core && !available_idle_cpu(s, c)) return;
   set_idle_cores(s, core, true);
 }
 

@@ -266,8 +266,8 @@ bool Sim::handle(const Event& e) {
 void Sim::resched_pending() {
   const CpuMask& pending = s_.need_resched_cpus;
   while (pending.any()) {
-    for (std::size_t c = pending._Find_first(); c < pending.size(); c = pending._Find_next(c)) {
-      Rq& r = s_.rq[CpuId(c)];
+    for (const CpuId c : each_cpu(pending)) {  // read as it goes: schedule() sets and clears bits
+      Rq& r = s_.rq[c];
       const TaskId prev = r.curr;
       schedule(s_, r.cpu);
       if (r.curr != prev && r.curr) {
@@ -277,9 +277,9 @@ void Sim::resched_pending() {
     }
   }
   CpuMask& walks = s_.lb.walk_event;  // newidle walks that started a domain's balance
-  for (std::size_t c = walks._Find_first(); c < walks.size(); c = walks._Find_next(c)) {
-    const NewidleWalk& w = s_.lb.walk[CpuId(c)];
-    events_.push({w.at, EvKind::newidle, static_cast<int32_t>(c), w.gen});
+  for (const CpuId c : each_cpu(walks)) {
+    const NewidleWalk& w = s_.lb.walk[c];
+    events_.push({w.at, EvKind::newidle, c.v, w.gen});
   }
   walks.reset();
 }
