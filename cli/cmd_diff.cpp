@@ -179,6 +179,14 @@ void print_table(const std::string& file, Side* side[2], const std::vector<std::
            change(x.latency.avg_ns, y.latency.avg_ns, [](double v) { return ms(v); }),
            change(x.latency.max_ns, y.latency.max_ns, [](Nanos v) { return ms(v); })});
   }
+  for (std::size_t i = 0; i < w[0].children.size() && i < w[1].children.size(); ++i) {
+    const ChildrenFigures &x = w[0].children[i], &y = w[1].children[i];
+    t.row({a.sched().tasks[x.parent].name + "/children", change(x.cpu_ns, y.cpu_ns, [](Nanos v) { return ms(v); }),
+           change(x.cpu_ns, y.cpu_ns, pct, false), change(x.switches, y.switches, count),
+           change(x.wait_ns, y.wait_ns, [](Nanos v) { return ms(v); }),
+           change(x.latency.avg_ns, y.latency.avg_ns, [](double v) { return ms(v); }),
+           change(x.latency.max_ns, y.latency.max_ns, [](Nanos v) { return ms(v); })});
+  }
   t.print(out);
   out << '\n';
   Table g({"group", "cpu time", "share"});
