@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/stats.h"
 #include "properties/scenario_test_util.h"
@@ -164,6 +165,16 @@ TEST(Churn, ForksStopAtChildrenAndAtTheParentsExit) {
   EXPECT_EQ(sim.tasks()[sim.task_index("sh")].children.forked, 5u);
   EXPECT_EQ(sim.tasks()[sim.task_index("two")].children.forked, 3u);
   EXPECT_EQ(sim.tasks()[sim.task_index("two")].children.exited, 3u);
+}
+
+// The canonical printer writes the keys back: the printed file parses to the same scenario.
+TEST(Churn, PrintsAndParsesBack) {
+  const Scenario sc = parse_ok(head("v6.4") + "task sh run=busy fork=1.5ms child=100us children=7\n"
+                                              "task u at=2ms parent=sh run=1ms fork=100us child=1us\nrun 5ms\n");
+  EXPECT_EQ(sc.tasks.back().churn, (Churn{.every = 1'500'000, .child_run = 100'000, .children = 7}));
+  const std::string text = print_scenario(sc);
+  EXPECT_NE(text.find("fork=1.5ms child=100us children=7"), std::string::npos) << text;
+  EXPECT_EQ(parse_ok(text), sc) << text;
 }
 
 // Children have no names ops can use: `exit sh/c0` does not parse, and a task
