@@ -186,7 +186,7 @@ Interval Stats::cumulative(const Sched& s, Nanos at) const {
   for (const TaskId t : s.tasks.ids()) {
     const Task& k = s.tasks[t];
     if (churn_slot_free(k)) continue;
-    const TaskFigures f{t, k.pid, cpu_time_at(s, t, at), wait_at(s, t, at), k.stats.switches, k.stats.migrations, {}};
+    const TaskFigures f{t, cpu_time_at(s, t, at), wait_at(s, t, at), k.stats.switches, k.stats.migrations, {}, k.pid};
     r.tasks.push_back(f);
     if (!k.churn_parent) continue;
     ChildrenFigures& c = r.children[churning[k.churn_parent.index()]];  // a live child: its figures so far

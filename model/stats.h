@@ -80,10 +80,10 @@ struct LatencySummary {  // wakeup (or fork) to switch-in
 
 struct TaskFigures {
   TaskId task;
-  int32_t pid = 0;  // which task the slot held (a churn child's slot is reused)
   Nanos cpu_ns = 0, wait_ns = 0;
   uint64_t switches = 0, migrations = 0;
   LatencySummary latency;
+  int32_t pid = 0;  // which task the slot held (a churn child's slot is reused)
 };
 struct GroupFigures {
   GroupId group;

@@ -6,6 +6,9 @@
 
 #include <string>
 
+#include "fuzz/byte_reader.h"
+#include "model/deterministic_random.h"
+#include "model/ops_decoder.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/stats.h"
@@ -165,6 +168,39 @@ TEST(Churn, ForksStopAtChildrenAndAtTheParentsExit) {
   EXPECT_EQ(sim.tasks()[sim.task_index("sh")].children.forked, 5u);
   EXPECT_EQ(sim.tasks()[sim.task_index("two")].children.forked, 3u);
   EXPECT_EQ(sim.tasks()[sim.task_index("two")].children.exited, 3u);
+}
+
+// Random op scenarios with churning tasks (fuzz_ops' decoder options), each
+// run with slots reused and with the trace recorded (no reuse): every
+// invariant holds after every step, the two runs count the same, and the
+// CPU time of the tasks (reaped children's in their parent's) is the CPUs'
+// busy time.
+TEST(Churn, RandomScenariosReuseSlotsWithoutChangingTheRun) {
+  DeterministicRandom rng(2026);
+  uint64_t churning = 0, reused = 0;
+  for (int n = 0; n < 200; ++n) {
+    std::vector<uint8_t> bytes(1024);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
+    fuzz::ByteReader r(bytes.data(), bytes.size());
+    const Scenario sc = decode_ops_scenario(r, DecodeOptions{.churn = true});
+    Sim a(sc), b(sc, {.record_trace = true});
+    a.run();
+    b.run();
+    ASSERT_TRUE(a.checker()->ok()) << a.checker()->violations().front().to_string() << print_scenario(sc);
+    ASSERT_TRUE(b.checker()->ok()) << print_scenario(sc);
+    expect_same_counters(a.counters(), b.counters());
+    Nanos busy = 0, cpu = 0;
+    for (const CpuId c : a.rqs().ids()) busy += a.busy_ns(c);
+    for (const TaskId t : a.tasks().ids()) {
+      const Task& k = a.tasks()[t];
+      cpu += (churn_slot_free(k) ? 0 : a.cpu_time(t)) + k.children.cpu_ns;
+      churning += k.children.forked > 0;
+    }
+    EXPECT_EQ(cpu, busy) << print_scenario(sc);
+    reused += b.tasks().size() - a.tasks().size();
+  }
+  EXPECT_GT(churning, 10u);
+  EXPECT_GT(reused, 100u);
 }
 
 // The canonical printer writes the keys back: the printed file parses to the same scenario.
