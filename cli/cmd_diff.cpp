@@ -68,7 +68,9 @@ class ScheduleLog final : public SchedSink {
 
 struct Side {
   explicit Side(const Scenario& sc, uint64_t check_every)
-      : sinks{&stats, &log}, sim(sc, SimOptions{.check_every = check_every, .sink = &sinks}) {}
+      : sinks{&stats, &log},
+        // The log's events name tasks by id and are described after their step: no churn slot reuse.
+        sim(sc, SimOptions{.check_every = check_every, .sink = &sinks, .reuse_task_slots = false}) {}
   Stats stats;
   ScheduleLog log;
   SinkTee sinks;

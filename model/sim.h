@@ -56,6 +56,11 @@ struct SimOptions {
   const std::atomic<bool>* stop = nullptr;
   // Called every kProgressEvery events (and once at the end of run()) with the Sim.
   std::function<void(const class Sim&)> progress = nullptr;
+  // Reuse a reaped churn child's task slot for the next child (docs/model.md,
+  // "Fork/exit churn"): memory bounded by the children alive at once. Off, or
+  // with record_trace, every child keeps its slot, so that a TaskId kept
+  // past the step (a trace, a log compared later) names one task.
+  bool reuse_task_slots = true;
 };
 
 enum class ApplyResult { applied, rejected };

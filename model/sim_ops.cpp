@@ -307,8 +307,8 @@ void Sim::churn_fork() {
 // A churn child that exited and was switched away from (finish_task_switch's
 // task_dead_fair done: nothing refers to it) is reaped: its figures fold into
 // its parent's ChurnChildren, and its slot is free for the next child, unless
-// the run records its trace (SimOptions::record_trace), whose stretches name
-// tasks by slot: then every child keeps its own.
+// the run keeps task ids past the step (SimOptions::reuse_task_slots off, or
+// record_trace, whose stretches name tasks by slot): then every child keeps its own.
 void Sim::reap_children() {
   std::erase_if(exited_children_, [&](TaskId c) {
     const Task& k = s_.tasks[c];
@@ -319,7 +319,7 @@ void Sim::reap_children() {
     to.wait_ns += k.stats.wait_ns;
     to.switches += k.stats.switches;
     to.migrations += k.stats.migrations;
-    if (!opt_.record_trace) free_slots_.push_back(c);
+    if (opt_.reuse_task_slots && !opt_.record_trace) free_slots_.push_back(c);
     return true;
   });
 }

@@ -117,6 +117,18 @@ TEST_P(ChurnVsSpawns, ReusedSlotsGiveTheSameCountersAndSums) {
   for (const TaskFigures& f : wa.tasks) EXPECT_FALSE(churn_slot_free(a.tasks()[f.task]));
 }
 
+// reuse_task_slots off (cfsv diff, the differential claims): a slot per
+// child, the same run.
+TEST_P(ChurnVsSpawns, WithoutReuseEveryChildKeepsItsSlot) {
+  Sim a(churn(GetParam(), 20), {.reuse_task_slots = false});
+  Sim b(churn(GetParam(), 20));
+  a.run();
+  b.run();
+  EXPECT_EQ(a.tasks().size(), 22u);
+  EXPECT_LT(b.tasks().size(), 22u);
+  expect_same_counters(a.counters(), b.counters());
+}
+
 INSTANTIATE_TEST_SUITE_P(Profiles, ChurnVsSpawns, ::testing::Values("v5.15", "v6.4", "v4.4", "v3.10"));
 
 // The bound: slots = the tasks of the file + the most churn children alive
