@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <variant>
 
 #include "fuzz/byte_reader.h"
 #include "model/deterministic_random.h"
@@ -147,6 +148,19 @@ TEST(Churn, TaskSlotsStayBoundedOverALongRun) {
   EXPECT_LE(sim.tasks().size(), 4u);  // measured: 3 (hog, sh and one child slot)
   EXPECT_EQ(sim.tasks().size(), at1s);
   EXPECT_LE(sim.entities().size(), 4u + sim.groups().size() * sim.nr_cpus());
+}
+
+// examples/seed001.scn: 10,001 children, and the slots of sh and of the
+// children alive at once (each runs 200us, one forked every 100us): 3.
+TEST(Churn, Seed001TakesAFewSlots) {
+  const ParseResult r = load_scenario_file(CFSV_REGRESSIONS_DIR "/../examples/seed001.scn");
+  ASSERT_TRUE(std::holds_alternative<Scenario>(r));
+  Sim sim(std::get<Scenario>(r), {.check_every = 100});
+  sim.run();
+  EXPECT_TRUE(sim.checker()->ok());
+  EXPECT_EQ(sim.tasks()[sim.task_index("sh")].children.exited, 10'001u);
+  EXPECT_EQ(sim.counters().forks, 10'002u);
+  EXPECT_EQ(sim.tasks().size(), 3u);  // sh and two child slots, against 10,002 without reuse
 }
 
 // The same scenario twice (and a Sim reset onto it): the same figures.
