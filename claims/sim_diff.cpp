@@ -54,7 +54,8 @@ SimRun run_with(const Scenario& s, const std::vector<std::pair<Feature, bool>>& 
   PerfScriptWriter w(out, "perf");
   EventLog log;
   SinkTee tee{&w, &log};
-  SimRun r{std::make_unique<Sim>(sc, SimOptions{.sink = &tee}), "", {}};
+  // Its events name tasks by id and are described after the run: no churn slot reuse.
+  SimRun r{std::make_unique<Sim>(sc, SimOptions{.sink = &tee, .reuse_task_slots = false}), "", {}};
   r.sim->run();
   r.perf = out.str();
   r.events = std::move(log.events);

@@ -68,7 +68,9 @@ class ScheduleLog final : public SchedSink {
 
 struct Side {
   explicit Side(const Scenario& sc, uint64_t check_every)
-      : sinks{&stats, &log}, sim(sc, SimOptions{.check_every = check_every, .sink = &sinks}) {}
+      : sinks{&stats, &log},
+        // The log's events name tasks by id and are described after their step: no churn slot reuse.
+        sim(sc, SimOptions{.check_every = check_every, .sink = &sinks, .reuse_task_slots = false}) {}
   Stats stats;
   ScheduleLog log;
   SinkTee sinks;
@@ -174,6 +176,14 @@ void print_table(const std::string& file, Side* side[2], const std::vector<std::
   for (std::size_t i = 0; i < w[0].tasks.size() && i < w[1].tasks.size(); ++i) {
     const TaskFigures &x = w[0].tasks[i], &y = w[1].tasks[i];
     t.row({a.sched().tasks[x.task].name, change(x.cpu_ns, y.cpu_ns, [](Nanos v) { return ms(v); }),
+           change(x.cpu_ns, y.cpu_ns, pct, false), change(x.switches, y.switches, count),
+           change(x.wait_ns, y.wait_ns, [](Nanos v) { return ms(v); }),
+           change(x.latency.avg_ns, y.latency.avg_ns, [](double v) { return ms(v); }),
+           change(x.latency.max_ns, y.latency.max_ns, [](Nanos v) { return ms(v); })});
+  }
+  for (std::size_t i = 0; i < w[0].children.size() && i < w[1].children.size(); ++i) {
+    const ChildrenFigures &x = w[0].children[i], &y = w[1].children[i];
+    t.row({a.sched().tasks[x.parent].name + "/children", change(x.cpu_ns, y.cpu_ns, [](Nanos v) { return ms(v); }),
            change(x.cpu_ns, y.cpu_ns, pct, false), change(x.switches, y.switches, count),
            change(x.wait_ns, y.wait_ns, [](Nanos v) { return ms(v); }),
            change(x.latency.avg_ns, y.latency.avg_ns, [](double v) { return ms(v); }),

@@ -38,6 +38,10 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   const Interval whole = st.whole(s, now);
   j.end_array().key("tasks");
   tasks_json(j, s, whole, true);
+  if (!whole.children.empty()) {
+    j.key("children");
+    children_json(j, s, whole);
+  }
   j.key("groups");
   groups_json(j, s, whole);
   j.key("cpus");

@@ -98,6 +98,16 @@ void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostrea
     append(row, latency_cells(f.latency));
     t.row(std::move(row));
   }
+  for (const ChildrenFigures& c : iv.children) {  // "sh/children": every child sh forked, live or exited
+    const Task& p = s.tasks[c.parent];
+    std::vector<std::string> row = {p.name + "/children"};
+    if (whole_run)
+      append(row, {"-", s.tg[p.cgroup].path, "-", std::to_string(c.exited) + "/" + std::to_string(c.forked) + " exited"});
+    append(row, {ms(c.cpu_ns), percent(c.cpu_ns, length), std::to_string(c.switches), std::to_string(c.migrations),
+                 ms(c.wait_ns)});
+    append(row, latency_cells(c.latency));
+    t.row(std::move(row));
+  }
   t.print(out);
 }
 
@@ -181,6 +191,19 @@ void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_ru
   j.end_array();
 }
 
+void children_json(JsonWriter& j, const Sched& s, const Interval& iv) {
+  const Nanos length = iv.end - iv.start;
+  j.begin_array();
+  for (const ChildrenFigures& c : iv.children) {
+    j.begin_object().field("parent", s.tasks[c.parent].name).field("forked", c.forked).field("exited", c.exited);
+    j.field("cpu_time_ns", c.cpu_ns).field("switches", c.switches).field("migrations", c.migrations);
+    j.field("wait_ns", c.wait_ns).field("share", share(c.cpu_ns, length)).key("latency");
+    latency_json(j, c.latency);
+    j.end_object();
+  }
+  j.end_array();
+}
+
 void groups_json(JsonWriter& j, const Sched& s, const Interval& iv) {
   const Nanos length = iv.end - iv.start;
   j.begin_array();
@@ -216,6 +239,10 @@ void phases_json(JsonWriter& j, const Sched& s, const Stats& st) {
   for (const Interval& p : st.phases()) {
     j.begin_object().field("start_ns", p.start).field("end_ns", p.end).key("tasks");
     tasks_json(j, s, p, false);
+    if (!p.children.empty()) {
+      j.key("children");
+      children_json(j, s, p);
+    }
     j.key("groups");
     groups_json(j, s, p);
     j.end_object();

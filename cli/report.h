@@ -49,6 +49,9 @@ void latency_json(JsonWriter& j, const LatencySummary& l);
 // {"load_avg", "runnable_avg", "util_avg"} under the key "pelt".
 void pelt_json(JsonWriter& j, const ModelEra& era, const SchedAvg& a);
 void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_run);
+// A churning task's children as one (absent when no task churns):
+// [{"parent","forked","exited","cpu_time_ns","switches","migrations","wait_ns","share","latency"}].
+void children_json(JsonWriter& j, const Sched& s, const Interval& iv);
 void groups_json(JsonWriter& j, const Sched& s, const Interval& iv);
 void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at);
 // {"total_ns": N, "levels": [{"level", "name", "ns"}, ...]}

@@ -140,7 +140,7 @@ void reproducer_tests() {
   CHECK(rep->text.starts_with("# expect: pass\n# fuzz_ops input crash-x (25 bytes) crashed the target:\n"
                               "#   AddressSanitizer: heap-buffer-overflow in f()\n"));
   const ParseResult back = parse_scenario(rep->text);
-  CHECK(std::holds_alternative<Scenario>(back) && std::get<Scenario>(back) == ops_scenario(in));
+  CHECK(std::holds_alternative<Scenario>(back) && std::get<Scenario>(back) == ops_scenario(in, kOpsOptions));
   CHECK(!ops_reproducer("fuzz_arith", in, "crash-x", ""));
   rep = ops_reproducer("fuzz_flat_slice_diff", in, "crash-y", std::string(400, 'x') + "\nsecond line");
   CHECK(rep && rep->expect == "pass" && contains(rep->text, "flat_slice=off") && !contains(rep->text, "second line") &&

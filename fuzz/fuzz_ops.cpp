@@ -1,6 +1,7 @@
 // The CFS model on decoded op sequences: bytes become a scenario on 1..4 CPUs
 // (model/ops_decoder.h: random profile, features, groups nested up to depth
-// 3, tasks, then up to 64 timed ops within 10 ms), each op applied as it is
+// 3, tasks, some forking churn children, then up to 64 timed ops within
+// 10 ms), each op applied as it is
 // decoded on one Sim reset for each input, with the checks of
 // fuzz/ops_target.h. Its libFuzzer flags: fuzz_ops.options.
 #include <variant>
@@ -32,5 +33,5 @@ void planted_bug(const cfsv::Sim&, const cfsv::Op&) {}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
-  return cfsv::fuzz::ops_target_input(kTarget, {}, {data, size}, planted_bug);
+  return cfsv::fuzz::ops_target_input(kTarget, cfsv::fuzz::kOpsOptions, {data, size}, planted_bug);
 }

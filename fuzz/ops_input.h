@@ -56,6 +56,7 @@ inline Scenario ops_scenario(std::span<const uint8_t> in, DecodeOptions o = {}) 
   ByteReader r(in.data(), in.size());
   return decode_ops_scenario(r, o);
 }
+inline constexpr DecodeOptions kOpsOptions{.churn = true};
 inline constexpr DecodeOptions kBalanceOpsOptions{.max_time = 40'000'000, .balancing = true};
 
 // fuzz_flat_slice_diff: the first value picks the decoder's mode (any tasks /
@@ -73,7 +74,7 @@ inline Scenario flat_slice_diff_scenario(std::span<const uint8_t> in) {
 // The scenarios an ops target runs on an input (fuzz_flat_slice_diff runs two),
 // or none when `target` does not decode ops.
 inline std::vector<Scenario> ops_target_scenarios(std::string_view target, std::span<const uint8_t> in) {
-  if (target == "fuzz_ops") return {ops_scenario(in)};
+  if (target == "fuzz_ops") return {ops_scenario(in, kOpsOptions)};
   if (target == "fuzz_balance_ops") return {ops_scenario(in, kBalanceOpsOptions)};
   if (target == "fuzz_flat_slice_diff") {
     const Scenario s = flat_slice_diff_scenario(in);

@@ -266,8 +266,12 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
 // task_fork_fair. A parent forks on its own CPU, against its cfs_rq; then the
 // model's placement stands in for wake_up_new_task's fork balancing. Without
 // one the child is placed first and forks against its own cfs_rq there.
-TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent) {
-  const TaskId id(s.tasks.size());
+// A reused slot is as the slab hands out a freed task_struct: its old
+// contents are gone but for gen, which keeps counting so that the old
+// occupant's timers stay stale; the pid is new (1000 + forks so far).
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent,
+                  TaskId slot) {
+  const TaskId id = slot ? slot : TaskId(s.tasks.size());
   SchedEntity e;
   e.task = id;
   e.load = {scale_load<uint64_t>(nice_to_weight(spec.nice), s.res), nice_to_wmult(spec.nice)};
@@ -277,9 +281,16 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   t.nice = spec.nice;
   t.allowed = allowed;
   t.group = group;
-  t.pid = 1000 + id.v;
-  t.se = s.se.emplace_back(e);
-  s.tasks.emplace_back(std::move(t));
+  t.pid = static_cast<int32_t>(1000 + s.counters.forks);
+  if (slot) {
+    t.se = s.tasks[slot].se;
+    t.gen = s.tasks[slot].gen;
+    s.se[t.se] = e;
+    s.tasks[slot] = std::move(t);
+  } else {
+    t.se = s.se.emplace_back(e);
+    s.tasks.emplace_back(std::move(t));
+  }
   s.counters.forks++;
   s.tasks[id].cgroup = group;
   sched_autogroup_fork(s, id, parent);              // copy_signal (v6.4)

@@ -17,7 +17,9 @@ GroupId sched_create_group(Sched& s, GroupId parent, std::string path, uint64_t 
 
 // sched_fork: a new task and its entity in `group`, placed on a CPU; not yet
 // queued. parent: the running task that forks it, or none (docs/model.md, "Fork").
-TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent);
+// `slot`: the row of a reaped churn child to reuse (model/sim.h); none: a new row.
+TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& allowed, TaskId parent,
+                  TaskId slot = {});
 // wake_up_new_task: queue the forked task.
 void wake_up_new_task(Sched& s, TaskId task);
 // try_to_wake_up of a sleeping task.

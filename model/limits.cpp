@@ -29,6 +29,12 @@ double estimate_events(const Scenario& sc, uint64_t hz) {
                           [&](const RunPeriodic& b) { periodic(b.run, b.sleep); },
                           [&](const RunWallclock& b) { periodic(b.runtime, b.sleep); }},
                t.behaviour);
+    if (t.churn.every) {  // its children: each a one-burst task, and its fork
+      double n = span / static_cast<double>(t.churn.every);
+      if (t.churn.children) n = std::min(n, static_cast<double>(t.churn.children));
+      busy_cpus += n * static_cast<double>(t.churn.child_run) / duration;
+      bursts += 3 * n;
+    }
     if (t.cpus.none()) any_cpu = true;
     cpus |= t.cpus;
   };

@@ -175,6 +175,10 @@ struct DecodeOptions {
   // Load balancing and the kernel's placement on (fuzz_balance_ops): 2 to 8
   // CPUs as 1..2 sockets x 1..2 cores x 1..2 threads, and a newidle_cost.
   bool balancing = false;
+  // Fork/exit churn (TaskSpec::churn; fuzz_ops): one task in eight forks
+  // children every 50us..2ms, each running 1ns..500us, at most 0 (no
+  // limit)..16 of them.
+  bool churn = false;
 };
 
 // Decodes a scenario from a reader with `uint64_t range(lo, hi)` and
@@ -300,6 +304,8 @@ template <class Reader> class OpsDecoder {
       if (kind == 1) t.behaviour = RunPeriodic{run, sleep};
       else t.behaviour = RunWallclock{run, sleep};
     }
+    if (o_.churn && r_->range(0, 7) == 0)  // forks every kMinSleep at least, as sleeps bound the events
+      t.churn = Churn{duration(kMinSleep, 2'000'000), duration(1, 500'000), r_->range(0, 16)};
   }
   std::pair<uint64_t, std::optional<uint32_t>> shares() {
     switch (r_->range(0, 3)) {

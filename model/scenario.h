@@ -61,6 +61,17 @@ struct RunWallclock {  // runtime=<wall time> sleep=<dur>: busy-waits until t0 +
 };
 using Behaviour = std::variant<RunBusy, RunPeriodic, RunWallclock>;
 
+// Fork/exit churn (`fork=<interval> child=<cpu time> [children=N]`): a task
+// that forks a short-lived child every interval of wall-clock time from its
+// own fork, as a shell loop or a spawn benchmark does; each child runs
+// child= of CPU time, then exits (docs/model.md, "Fork/exit churn").
+struct Churn {
+  Nanos every = 0;        // fork=; 0: the task forks no children
+  Nanos child_run = 0;    // child=
+  uint64_t children = 0;  // children=; 0: no limit
+  bool operator==(const Churn&) const = default;
+};
+
 struct TaskSpec {
   std::string name;
   // Its cgroup. Empty only with a parent: the parent's group at the spawn.
@@ -70,6 +81,10 @@ struct TaskSpec {
   Behaviour behaviour = RunBusy{};
   // The task that forks it (`parent=`); empty: none, as docs/model.md "Fork" says.
   std::string parent;
+  Churn churn{};
+  // A child a churning task forked (never in a scenario file): it has no name
+  // ops can use, and its Task slot is reused once it has exited (model/sim.h).
+  bool churn_child = false;
   bool operator==(const TaskSpec&) const = default;
 };
 

@@ -259,7 +259,8 @@ class Parser {
     declare_task(name_tok.col);
     group_loc = here(name_tok.col);
     bool has_group = false;
-    const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr;
+    const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr, *fork = nullptr, *child = nullptr,
+                   *children = nullptr;
     const std::vector<KeyValue> kvs = key_values(first);
     for (const KeyValue& kv : kvs) {
       if (kv.key == "group") {
@@ -281,11 +282,17 @@ class Parser {
         runtime = &kv;
       } else if (kv.key == "sleep") {
         sleep = &kv;
+      } else if (kv.key == "fork") {
+        fork = &kv;
+      } else if (kv.key == "child") {
+        child = &kv;
+      } else if (kv.key == "children") {
+        children = &kv;
       } else if (kv.key == "at" && at) {
         *at = duration(kv.value, kv.value_col, "at");
         at_loc = here(kv.value_col);
       } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep" +
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep, fork, child, children" +
                              (at ? ", at)" : "; the time is the at time)"));
       }
     }
@@ -307,7 +314,20 @@ class Parser {
     } else if (sleep) {
       fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
     }
+    churn(t, fork, child, children);
     return t;
+  }
+
+  // fork=<interval> child=<cpu time> [children=N]: the fork/exit churn.
+  void churn(TaskSpec& t, const KeyValue* fork, const KeyValue* child, const KeyValue* children) {
+    if (!fork) {
+      if (child || children) fail((child ? child : children)->key_col, "child= and children= need fork=<interval>");
+      return;
+    }
+    if (!child) fail(fork->key_col, "fork= needs child=<cpu time> (what each child runs before it exits)");
+    t.churn.every = duration(fork->value, fork->value_col, "fork", kMinPeriod);
+    t.churn.child_run = duration(child->value, child->value_col, "child", 1);
+    if (children) t.churn.children = number(children->value, children->value_col, "children", 1, UINT64_MAX);
   }
 
   void st_task() {

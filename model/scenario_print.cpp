@@ -33,6 +33,10 @@ std::string task_fields(const TaskSpec& t) {
         }
       },
       t.behaviour);
+  if (t.churn.every) {
+    s += " fork=" + format_duration(t.churn.every) + " child=" + format_duration(t.churn.child_run);
+    if (t.churn.children) s += " children=" + std::to_string(t.churn.children);
+  }
   return s;
 }
 

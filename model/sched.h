@@ -185,6 +185,15 @@ struct TaskStats {
   uint64_t migrations = 0;  // set_task_cpu to a different CPU
 };
 
+// The children a churning task forked (TaskSpec::churn), the model's own
+// statistics: how many were forked and have exited, and the exited ones'
+// figures, folded in as each is reaped (its slot freed for reuse).
+struct ChurnChildren {
+  uint64_t forked = 0, exited = 0;
+  Nanos cpu_ns = 0, wait_ns = 0;
+  uint64_t switches = 0, migrations = 0;
+};
+
 // A task: the parts of task_struct the model needs, and its behaviour.
 struct Task {
   std::string name;
@@ -213,7 +222,13 @@ struct Task {
   TaskStats stats;
   CpuId recent_used_cpu;  // p->recent_used_cpu (v5.15 select_idle_sibling); set at wake_up_new_task
   TaskId lb_prev, lb_next;  // se.group_node: its neighbours on its rq's cfs_tasks (model/cfs_tasks.h)
+  TaskId churn_parent;      // a churn child: the task that forked it; none otherwise
+  ChurnChildren children;   // a churning task: its children's figures
 };
+
+// A churn child that has exited and been reaped: its slot is free for the
+// next churn child (model/sim.h), and it is no longer reported on its own.
+inline bool churn_slot_free(const Task& t) { return t.churn_parent && t.state == TaskState::exited; }
 
 // task_on_rq_queued (kernel/sched/sched.h): running or waiting to run.
 inline bool task_on_rq_queued(const Task& t) { return t.state == TaskState::running || t.state == TaskState::runnable; }

@@ -43,6 +43,9 @@ void Sim::reset(const Scenario& sc) {
   ops_.clear();
   next_op_ = 0;
   end_time_.reset();
+  churners_.clear();
+  exited_children_.clear();
+  free_slots_.clear();
 
   const Profile* p = profile_by_name(sc_.kernel);
   if (!p) {
@@ -168,6 +171,7 @@ void Sim::end_burst(TaskId task) {
                                                 t.spec.behaviour);
   if (!sleep) {
     do_exit(s_, task);
+    if (t.churn_parent && t.state == TaskState::exited) exited_children_.push_back(task);
     return;
   }
   block_task(s_, task, TaskState::sleeping);
@@ -286,6 +290,7 @@ void Sim::resched_pending() {
 
 void Sim::after_step(std::string_view kind, int32_t id, const Op* op) {
   resched_pending();
+  if (!exited_children_.empty()) reap_children();
   if (!in_setup_) count_step(kind, id, op);
 }
 
@@ -302,9 +307,19 @@ bool Sim::halted() {
   return run_end_ != RunEnd::finished;
 }
 
+// The events at or before t in time order; a churn fork due at time f comes
+// after the events at f, as a timed op at f would.
 void Sim::run_until(Nanos t) {
-  while (!events_.empty() && events_.top().t <= t) {
+  for (;;) {
+    const Nanos fork_at = churners_.empty() ? std::numeric_limits<Nanos>::max() : next_churn_fork();
+    const bool event = !events_.empty() && events_.top().t <= std::min(t, fork_at);
+    if (!event && fork_at > t) break;
     if (halted()) return;
+    if (!event) {
+      s_.now = fork_at;
+      churn_fork();
+      continue;
+    }
     const Event e = events_.top();
     events_.pop();
     if (!handle(e)) continue;

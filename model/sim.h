@@ -56,6 +56,11 @@ struct SimOptions {
   const std::atomic<bool>* stop = nullptr;
   // Called every kProgressEvery events (and once at the end of run()) with the Sim.
   std::function<void(const class Sim&)> progress = nullptr;
+  // Reuse a reaped churn child's task slot for the next child (docs/model.md,
+  // "Fork/exit churn"): memory bounded by the children alive at once. Off, or
+  // with record_trace, every child keeps its slot, so that a TaskId kept
+  // past the step (a trace, a log compared later) names one task.
+  bool reuse_task_slots = true;
 };
 
 enum class ApplyResult { applied, rejected };
@@ -121,6 +126,8 @@ class Sim {
   const ModelEra& era() const { return s_.era; }
   LoadResolution resolution() const { return s_.res; }
   unsigned nr_cpus() const { return s_.nr_cpus(); }
+  // Every task slot: live tasks, exited ones, and reaped churn children's
+  // slots (churn_slot_free) waiting for reuse.
   const IdVec<TaskId, Task>& tasks() const { return s_.tasks; }
   const IdVec<EntityId, SchedEntity>& entities() const { return s_.se; }
   const IdVec<CfsRqId, CfsRq, StableVec<CfsRq>>& cfs_rqs() const { return s_.cfs; }
@@ -165,6 +172,15 @@ class Sim {
   void begin_burst(TaskId task);
   void end_burst(TaskId task);  // the behaviour's run ended: sleep or exit
   void run_deferred_ops(TaskId task);  // Task::deferred, now that the task runs
+  // Fork/exit churn (TaskSpec::churn; docs/model.md, "Fork/exit churn").
+  struct Churner {
+    TaskId parent;
+    Nanos next = 0;       // its next fork
+    uint64_t forked = 0;  // forks so far (the next child is <parent>/c<forked>)
+  };
+  Nanos next_churn_fork() const;  // the first churner's next fork; max when none
+  void churn_fork();              // the first churner forks its next child (deferred while it waits)
+  void reap_children();           // exited churn children switched away from: folded, slots freed
   void arm_stop(CpuId cpu);
   void arm_tick(CpuId cpu);
   bool handle(const Event& e);  // false: a stale event, ignored
@@ -197,6 +213,9 @@ class Sim {
   std::vector<const TimedOp*> ops_;          // the scenario's timed ops in time order
   std::size_t next_op_ = 0;                  // the first not yet applied
   std::optional<Nanos> end_time_;            // the run's end, known once every op is applied
+  std::vector<Churner> churners_;            // the churning tasks, in the order they were forked
+  std::vector<TaskId> exited_children_;      // churn children that exited, not yet reaped
+  std::vector<TaskId> free_slots_;           // reaped churn children's slots, reused LIFO
 };
 
 }  // namespace cfsv

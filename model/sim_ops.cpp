@@ -2,6 +2,7 @@
 // to the kernel paths of core.cpp, fair.cpp and cgroup.cpp; and the ops that
 // wait for their task to run. Split from sim.cpp.
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <variant>
 
@@ -66,8 +67,11 @@ struct Sim::OpHandler {
     const TaskSpec& spec = o.task;
     R r{};
     if (spec.name.empty()) return sim.reject("a task needs a name");
-    if (sim.task_index(spec.name)) return sim.reject("task '" + spec.name + "' exists (names are never reused)");
-    if (s.tasks.size() >= kMaxTasks) return sim.reject("more than " + std::to_string(kMaxTasks) + " tasks");
+    // A churn child has no name ops use (it is not looked up), and may reuse a reaped one's slot.
+    const bool reuse = spec.churn_child && !sim.free_slots_.empty();
+    if (!spec.churn_child && sim.task_index(spec.name))
+      return sim.reject("task '" + spec.name + "' exists (names are never reused)");
+    if (s.tasks.size() >= kMaxTasks && !reuse) return sim.reject("more than " + std::to_string(kMaxTasks) + " tasks");
     const TaskId parent = spec.parent.empty() ? TaskId{} : live_task(spec.parent, &r);
     if (!spec.parent.empty() && !parent) return r;
     // An empty group is the parent's (its group when it forks).
@@ -87,8 +91,16 @@ struct Sim::OpHandler {
       s.tasks[parent].deferred.push_back(o);
       return applied;
     }
-    const TaskId t = sched_fork(s, spec, g, allowed, parent);
-    sim.task_by_name_.emplace(spec.name, t);
+    TaskId slot{};
+    if (reuse) slot = sim.free_slots_.back(), sim.free_slots_.pop_back();
+    const TaskId t = sched_fork(s, spec, g, allowed, parent, slot);
+    if (spec.churn_child) {
+      s.tasks[t].churn_parent = parent;
+      s.tasks[parent].children.forked++;
+    } else {
+      sim.task_by_name_.emplace(spec.name, t);
+    }
+    if (spec.churn.every) sim.churners_.push_back({t, s.now + spec.churn.every});
     wake_up_new_task(s, t);
     sim.begin_burst(t);
     return applied;
@@ -251,6 +263,65 @@ void Sim::run_deferred_ops(TaskId task) {
     std::visit(OpHandler{*this}, *op);
   }
   if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);
+}
+
+// ---------------------------------------------------------------------------
+// Fork/exit churn (docs/model.md, "Fork/exit churn"): each churning task
+// forks a child every TaskSpec::churn.every, through the spawn path as a
+// `spawn <parent>/c<N> parent=<parent> run=<child>` op at that time would
+// (the child inherits the parent's nice and affinity, as fork copies them);
+// each child exits through do_exit after its run, and its slot is reused.
+
+Nanos Sim::next_churn_fork() const {
+  Nanos t = std::numeric_limits<Nanos>::max();
+  for (const Churner& c : churners_) t = std::min(t, c.next);
+  return t;
+}
+
+void Sim::churn_fork() {
+  const auto first = std::min_element(churners_.begin(), churners_.end(),
+                                      [](const Churner& a, const Churner& b) { return a.next < b.next; });
+  const Task& p = s_.tasks[first->parent];
+  if (p.state == TaskState::exited) {  // an exited task forks no more
+    churners_.erase(first);
+    return;
+  }
+  TaskSpec child;
+  child.name = p.name + "/c" + std::to_string(first->forked);
+  child.group.clear();  // the parent's, when it forks
+  child.parent = p.name;
+  child.nice = p.nice;
+  child.cpus = p.allowed;
+  child.behaviour = RunPeriodic{p.spec.churn.child_run, std::nullopt};
+  child.churn_child = true;
+  const TaskId parent = first->parent;
+  first->next += p.spec.churn.every;
+  if (++first->forked == p.spec.churn.children) churners_.erase(first);
+  const Op op = op::Spawn{std::move(child)};
+  applying_ = &op;
+  applying_loc_ = {};
+  std::visit(OpHandler{*this}, op);
+  after_step("fork", parent.v, nullptr);
+}
+
+// A churn child that exited and was switched away from (finish_task_switch's
+// task_dead_fair done: nothing refers to it) is reaped: its figures fold into
+// its parent's ChurnChildren, and its slot is free for the next child, unless
+// the run keeps task ids past the step (SimOptions::reuse_task_slots off, or
+// record_trace, whose stretches name tasks by slot): then every child keeps its own.
+void Sim::reap_children() {
+  std::erase_if(exited_children_, [&](TaskId c) {
+    const Task& k = s_.tasks[c];
+    if (s_.rq[k.cpu].curr == c) return false;
+    ChurnChildren& to = s_.tasks[k.churn_parent].children;
+    to.exited++;
+    to.cpu_ns += s_.se[k.se].sum_exec_runtime;
+    to.wait_ns += k.stats.wait_ns;
+    to.switches += k.stats.switches;
+    to.migrations += k.stats.migrations;
+    if (opt_.reuse_task_slots && !opt_.record_trace) free_slots_.push_back(c);
+    return true;
+  });
 }
 
 }  // namespace cfsv

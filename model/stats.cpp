@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 
 namespace cfsv {
@@ -126,6 +127,8 @@ void Stats::fit(const Sched& s) {
     woken_at_.resize(s.tasks.size(), kNone);
     latency_.resize(s.tasks.size());
     phase_latency_.resize(s.tasks.size());
+    children_latency_.resize(s.tasks.size());
+    phase_children_latency_.resize(s.tasks.size());
   }
   if (group_cpu_.size() != s.tg.size()) group_cpu_.resize(s.tg.size(), 0);
 }
@@ -147,13 +150,18 @@ void Stats::sched_switch(const Sched& s, const SwitchEvent& e) {
     const Nanos lat = e.t - woken_at_[e.next.index()];
     latency_[e.next.index()].add(lat);
     phase_latency_[e.next.index()].add(lat);
+    if (const TaskId p = s.tasks[e.next].churn_parent) {
+      children_latency_[p.index()].add(lat);
+      phase_children_latency_[p.index()].add(lat);
+    }
     woken_at_[e.next.index()] = kNone;
   }
 }
 
-void Stats::sched_wakeup(const Sched& s, TaskId task, bool) {
+void Stats::sched_wakeup(const Sched& s, TaskId task, bool new_task) {
   fit(s);
   woken_at_[task.index()] = s.now;
+  if (new_task) latency_[task.index()] = {}, phase_latency_[task.index()] = {};  // a reused slot's former task's
 }
 
 void Stats::group_move(const Sched& s, TaskId task, GroupId) {
@@ -167,9 +175,22 @@ void Stats::group_move(const Sched& s, TaskId task, GroupId) {
 Interval Stats::cumulative(const Sched& s, Nanos at) const {
   Interval r;
   r.end = at;
+  std::vector<std::size_t> churning(s.tasks.size(), SIZE_MAX);  // a churning task's entry in r.children
   for (const TaskId t : s.tasks.ids()) {
     const Task& k = s.tasks[t];
-    r.tasks.push_back({t, cpu_time_at(s, t, at), wait_at(s, t, at), k.stats.switches, k.stats.migrations, {}});
+    if (!k.spec.churn.every) continue;
+    const ChurnChildren& c = k.children;  // the exited ones, reaped
+    churning[t.index()] = r.children.size();
+    r.children.push_back({t, c.forked, c.exited, c.cpu_ns, c.wait_ns, c.switches, c.migrations, {}});
+  }
+  for (const TaskId t : s.tasks.ids()) {
+    const Task& k = s.tasks[t];
+    if (churn_slot_free(k)) continue;
+    const TaskFigures f{t, cpu_time_at(s, t, at), wait_at(s, t, at), k.stats.switches, k.stats.migrations, {}, k.pid};
+    r.tasks.push_back(f);
+    if (!k.churn_parent) continue;
+    ChildrenFigures& c = r.children[churning[k.churn_parent.index()]];  // a live child: its figures so far
+    c.cpu_ns += f.cpu_ns, c.wait_ns += f.wait_ns, c.switches += f.switches, c.migrations += f.migrations;
   }
   std::vector<Nanos> g = group_cpu_;
   g.resize(s.tg.size(), 0);
@@ -186,6 +207,8 @@ Interval Stats::whole(const Sched& s, Nanos at) const {
   Interval r = cumulative(s, at);
   for (TaskFigures& f : r.tasks)
     if (f.task.index() < latency_.size()) f.latency = LatencySummary::of(latency_[f.task.index()]);
+  for (ChildrenFigures& c : r.children)
+    if (c.parent.index() < children_latency_.size()) c.latency = LatencySummary::of(children_latency_[c.parent.index()]);
   return r;
 }
 
@@ -195,17 +218,30 @@ void Stats::close_phase(const Sched& s, Nanos at) {
   Interval now = cumulative(s, at);
   Interval p = now;
   p.start = last_.end;
+  // Both lists are by id; a slot's figures count from the phase's start only
+  // when it held the same task (pid) then.
+  auto b = last_.tasks.begin();
   for (TaskFigures& f : p.tasks) {
     const std::size_t i = f.task.index();
-    if (i < last_.tasks.size()) {
-      const TaskFigures& b = last_.tasks[i];
-      f.cpu_ns -= b.cpu_ns;
-      f.wait_ns -= b.wait_ns;
-      f.switches -= b.switches;
-      f.migrations -= b.migrations;
+    while (b != last_.tasks.end() && b->task.index() < i) ++b;
+    if (b != last_.tasks.end() && b->task.index() == i && b->pid == f.pid) {
+      f.cpu_ns -= b->cpu_ns;
+      f.wait_ns -= b->wait_ns;
+      f.switches -= b->switches;
+      f.migrations -= b->migrations;
     }
     f.latency = LatencySummary::of(phase_latency_[i]);
     phase_latency_[i] = {};
+  }
+  auto bc = last_.children.begin();
+  for (ChildrenFigures& c : p.children) {
+    while (bc != last_.children.end() && bc->parent.index() < c.parent.index()) ++bc;
+    if (bc != last_.children.end() && bc->parent == c.parent) {
+      c.forked -= bc->forked, c.exited -= bc->exited, c.cpu_ns -= bc->cpu_ns, c.wait_ns -= bc->wait_ns;
+      c.switches -= bc->switches, c.migrations -= bc->migrations;
+    }
+    c.latency = LatencySummary::of(phase_children_latency_[c.parent.index()]);
+    phase_children_latency_[c.parent.index()] = {};
   }
   for (GroupFigures& g : p.groups)
     if (g.group.index() < last_.groups.size()) g.cpu_ns -= last_.groups[g.group.index()].cpu_ns;
@@ -225,6 +261,8 @@ std::size_t Stats::retained() const {
   for (const StretchHistogram& h : stretch_) n += 1 + h.kept().size();
   for (const LatencyHistogram& h : latency_) n += 1 + h.buckets();
   for (const LatencyHistogram& h : phase_latency_) n += 1 + h.buckets();
+  for (const LatencyHistogram& h : children_latency_) n += 1 + h.buckets();
+  for (const LatencyHistogram& h : phase_children_latency_) n += 1 + h.buckets();
   n += last_.tasks.size() + last_.groups.size();
   for (const Interval& p : phases_) n += 1 + p.tasks.size() + p.groups.size();
   return n;

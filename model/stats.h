@@ -83,16 +83,27 @@ struct TaskFigures {
   Nanos cpu_ns = 0, wait_ns = 0;
   uint64_t switches = 0, migrations = 0;
   LatencySummary latency;
+  int32_t pid = 0;  // which task the slot held (a churn child's slot is reused)
 };
 struct GroupFigures {
   GroupId group;
   Nanos cpu_ns = 0;  // its tasks' CPU time while they were in it or in a group below it
 };
+// A churning task's children (TaskSpec::churn), live or exited, as one:
+// forks and exits, and the sums of their figures; latency: fork to first run.
+struct ChildrenFigures {
+  TaskId parent;
+  uint64_t forked = 0, exited = 0;
+  Nanos cpu_ns = 0, wait_ns = 0;
+  uint64_t switches = 0, migrations = 0;
+  LatencySummary latency;
+};
 // The figures of the time [start, end): the whole run, or one phase.
 struct Interval {
   Nanos start = 0, end = 0;
-  std::vector<TaskFigures> tasks;    // every task spawned by `end`, by id
+  std::vector<TaskFigures> tasks;    // every task spawned by `end` but reaped churn children, by id
   std::vector<GroupFigures> groups;  // every group created by `end`, by id
+  std::vector<ChildrenFigures> children;  // every churning task's children, by the parent's id
 };
 
 class Stats final : public SchedSink {
@@ -125,6 +136,8 @@ class Stats final : public SchedSink {
   std::vector<Nanos> woken_at_;               // per task: the pending wakeup's time, or kNone
   std::vector<LatencyHistogram> latency_;     // per task, whole run
   std::vector<LatencyHistogram> phase_latency_;  // per task, current phase
+  // Per churning task: its children's latencies, whole run and current phase.
+  std::vector<LatencyHistogram> children_latency_, phase_children_latency_;
   Interval last_;                             // cumulative figures where the current phase began
   std::vector<Interval> phases_;
 };

@@ -143,9 +143,9 @@ void PerfettoWriter::start(const Sched& s) {
 
 void PerfettoWriter::name_task(const Sched& s, TaskId task) {
   start(s);
-  if (named_.size() <= task.index()) named_.resize(s.tasks.size(), false);
-  if (named_[task.index()]) return;
-  named_[task.index()] = true;
+  if (named_.size() <= task.index()) named_.resize(s.tasks.size(), 0);
+  if (named_[task.index()] == s.tasks[task].pid) return;
+  named_[task.index()] = s.tasks[task].pid;
   put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(s.tasks[task].pid) +
       ",\"args\":{\"name\":" + json_string(s.tasks[task].name) + "}}");
 }

@@ -84,7 +84,7 @@ class PerfettoWriter final : public SchedSink {
   std::ostream& out_;
   std::string name_;
   bool started_ = false, finished_ = false;
-  std::vector<bool> named_;  // per task: its track has its name
+  std::vector<int32_t> named_;  // per task slot: the pid whose track has its name (0: none; a reused slot's pid is new)
   std::vector<Counter> counters_;  // per CPU: the last value written and one pending
 };
 

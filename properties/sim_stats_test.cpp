@@ -207,7 +207,7 @@ RC_GTEST_PROP(SimStats, PhasesAddUpToTheWholeRun, ()) {
   const Interval w = st.whole(sim.sched(), sim.now());
   Nanos covered = 0;
   Interval sum = w;
-  for (TaskFigures& f : sum.tasks) f = {f.task, 0, 0, 0, 0, {}};
+  for (TaskFigures& f : sum.tasks) f = {f.task, 0, 0, 0, 0, {}, f.pid};
   for (GroupFigures& g : sum.groups) g.cpu_ns = 0;
   std::vector<uint64_t> latency_count(w.tasks.size(), 0);
   std::vector<Nanos> latency_max(w.tasks.size(), 0);

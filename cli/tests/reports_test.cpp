@@ -272,16 +272,16 @@ TEST(Reports, DiffOfAWakeupPreemptionChangeShowsTheWakeupDecisions) {
 // diff says "identical" exactly when the two feature sets give the same
 // --perf lines.
 // Whether the file has at most 1,000 timed ops: --phases makes a phase per op
-// time, so a file of thousands (examples/seed001.scn: 10,001 forks) is checked
-// without it.
+// time, so a file of thousands of `at` lines is checked without it
+// (examples/seed001.scn forks its 10,001 children with fork=, not ops).
 bool few_ops(const std::string& scn) {
   const ParseResult r = load_scenario_file(scn);
   const auto* s = std::get_if<Scenario>(&r);
   return s && s->ops.size() <= 1000;
 }
 
-// (Files of thousands of ops are left out: twelve runs of examples/seed001.scn
-// take minutes in a Debug build, and its size adds nothing to this check.)
+// (Files of thousands of ops are left out: twelve runs of one take minutes in
+// a Debug build, and its size adds nothing to this check.)
 TEST(Reports, DiffIsIdenticalExactlyWhenThePerfLinesAre) {
   for (const std::string& scn : scenario_files())
     for (const char* feature : {"flat_slice=on", "move_task_skip_same_group=on", "wakeup_preemption=off"}) {
