@@ -44,7 +44,7 @@ void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued);
 
 // update_blocked_averages for one CPU, and the model's rhythm for it: at a
 // busy CPU's tick, every CPU's once LOAD_AVG_PERIOD ms have passed
-// (docs/model.md, "PELT"), in the era's form (v4.4, v3.10: model/pelt_eras.h).
+// (docs/pelt.md, "PELT in the model"), in the era's form (v4.4, v3.10: model/pelt_eras.h).
 void update_blocked_averages(Sched& s, CpuId cpu);
 void blocked_averages_tick(Sched& s);
 

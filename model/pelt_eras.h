@@ -1,5 +1,5 @@
 // The load tracking of the older eras in the simulator, each at its own
-// fair.c call sites (docs/model.md, "PELT in v4.4", "PELT in v3.10"): v4.4's
+// fair.c call sites (docs/pelt.md, "PELT in v4.4", "PELT in v3.10"): v4.4's
 // (model/pelt_v4.cpp, the v4.3 rewrite over arith/pelt_v4.h) and v3.10's
 // (model/pelt_v3.cpp, the 3.8-era runnable averages over arith/pelt_v3.h).
 // fair.cpp and core.cpp dispatch to them with s.era.pelt_v4 / pelt_v3;

@@ -105,8 +105,8 @@ template <class V> void update_sg_lb_stats_tail_v4(const V& imbalance_pct, SgLbS
 
 // update_sd_pick_busiest (kernel/sched/fair.c v4.4), without SD_ASYM_PACKING:
 // the higher type, then within a type the higher avg_load; with
-// wasted_cores_min_load the higher min_load (docs/balancing.md, "The paper's
-// fix").
+// wasted_cores_min_load the higher min_load (docs/wasted-cores.md, "The Group
+// Imbalance fix").
 template <class V> LbBool<V> update_sd_pick_busiest_v4(const SdLbStatsV4T<V>& sds, const SgLbStatsV4T<V>& sgs) {
   const SgLbStatsV4T<V>& busiest = sds.busiest;
   const auto busier = select_bool<V>(sds.min_load_cmp, sgs.min_load > busiest.min_load, sgs.avg_load > busiest.avg_load);
