@@ -26,6 +26,7 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::pelt_periodic_util: return "pelt_periodic_util";
     case ClaimKind::sim_unobservable: return "sim_unobservable";
     case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
+    case ClaimKind::sim_invariants: return "sim_invariants";
     case ClaimKind::lb_no_reversal_load: return "lb_no_reversal_load";
     case ClaimKind::lb_no_reversal_tasks: return "lb_no_reversal_tasks";
     case ClaimKind::lb_v4_no_reversal_load: return "lb_v4_no_reversal_load";
@@ -55,7 +56,9 @@ bool is_slice_kind(ClaimKind k) {
   return k == ClaimKind::slice_at_least_min_gran || k == ClaimKind::equal_weights_exact_set ||
          k == ClaimKind::equal_weights_rounding;
 }
-bool is_sim_kind(ClaimKind k) { return k == ClaimKind::sim_unobservable || is_newidle_stop_kind(k); }
+bool is_sim_kind(ClaimKind k) {
+  return k == ClaimKind::sim_unobservable || k == ClaimKind::sim_invariants || is_newidle_stop_kind(k);
+}
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
 bool is_balance_kind(ClaimKind k) {
   return k == ClaimKind::lb_no_reversal_load || k == ClaimKind::lb_no_reversal_tasks;
@@ -174,6 +177,11 @@ std::string describe(const Claim& c, Budget b) {
                              std::to_string(d.sim.topology->sockets) + " cores=" + std::to_string(d.sim.topology->cores) +
                              " threads=" + std::to_string(d.sim.topology->threads) + ")";
     for (const auto& [key, value] : d.sim.settings) s += ", set " + std::string(key) + "=" + std::to_string(value);
+    if (d.sim.churn) s += ", tasks that fork short-lived children (one in eight)";
+    if (c.kind == ClaimKind::sim_invariants) {
+      s += "; checked after every op and event:";
+      for (std::size_t i = 0; i < d.sim.invariants.size(); ++i) s += (i ? ", " : " ") + std::string(d.sim.invariants[i]);
+    }
     return s;
   }
   if (!is_slice_kind(c.kind))

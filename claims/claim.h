@@ -42,6 +42,9 @@ enum class ClaimKind {
   // first difference is a CPU picking a task that waited on it, which first
   // runs no later than without the feature (seed 002).
   sim_first_pick_sooner,
+  // ... run once, with domain.sim.before: the invariants domain.sim.invariants
+  // names (every one when empty) hold after every step.
+  sim_invariants,
   // Load balancing (claims/balance_case.h): find_busiest_group's verdict on
   // group statistics update_sg_lb_stats can produce, the move it asks for made.
   lb_no_reversal_load,   // migrate_load X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
@@ -87,6 +90,8 @@ struct SimDomain {
   // work is the feature's point (seed 001's requeues), so that only decisions
   // and signals are compared.
   bool same_work = true;
+  bool churn = false;                            // DecodeOptions::churn: tasks that fork short-lived children
+  std::vector<std::string_view> invariants = {};  // sim_invariants: the registry's names (model/invariants.h)
   bool operator==(const SimDomain&) const = default;
 };
 

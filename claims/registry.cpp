@@ -48,6 +48,16 @@ Domain move_task_skip() {
   };
   return Domain{.sim = {"v5.15", with(false), with(true), 32, std::nullopt, {{"autogroup", 1}}, false}};
 }
+// The group-move invariants' runs: v5.15 with CONFIG_SCHED_AUTOGROUP on,
+// placement and balancing, random op scenarios with tasks that fork
+// short-lived children (each exit a sched_move_task), run once.
+Domain group_move_invariants() {
+  const std::vector<std::pair<Feature, bool>> f = {
+      {F::sched_autogroup, true}, {F::kernel_placement, true}, {F::load_balance, true}};
+  return Domain{.sim = {"v5.15", f, f, 32, std::nullopt, {{"autogroup", 1}}, true, true,
+                        {"load-equals-sum", "nr-running-consistent", "pelt-attached-once", "pelt-removed-once",
+                         "destroyed-group-unreferenced", "task-in-its-group"}}};
+}
 // A balancing claim's domain: these levels, groups of up to 4 CPUs and 8 entities per CPU.
 Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 8}}; }
 
@@ -138,6 +148,12 @@ std::span<const Claim> all_claims() {
        "enqueue changes no decision (pick, placement, migration) and no cfs_rq's PELT.",
        K::sim_unobservable, move_task_skip(), FeatureSet{F::move_task_skip_same_group}, Shape::none,
        Expect::refuted},
+      {"group-move/invariants", "sched_move_task, cgroups and autogroup (v5.15)",
+       "random cgroup, autogroup, fork, exit and churn op sequences keep, after every op and event: each "
+       "cfs_rq's load.weight and task counts equal to what is queued (a move keeps them per CPU at every level), "
+       "no destroyed group referenced, each PELT contribution attached once, each removal applied once, each task "
+       "under its group's cfs_rq",
+       K::sim_invariants, group_move_invariants(), FeatureSet{}, Shape::none, Expect::holds},
       {"newidle-stop/first-pick-sooner", "seed 002",
        "Stopping the newidle walk once the rq has runnable tasks lets them run sooner: the first decision it "
        "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",

@@ -263,7 +263,38 @@ std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after
   return "";
 }
 
+std::string invariant_violation(const Sim& sim, const std::vector<std::string_view>& names) {
+  for (const Violation& v : sim.checker()->violations())
+    if (names.empty() || std::find(names.begin(), names.end(), v.invariant) != names.end()) return v.to_string();
+  return "";
+}
+
+namespace {
+// The case's size: what every simulation counterexample lists.
+std::vector<Value> case_values(const Scenario& s) {
+  return {{"kernel", s.kernel},
+          {"cpus", std::to_string(s.topology.nr_cpus())},
+          {"groups", std::to_string(s.groups.size())},
+          {"tasks", std::to_string(s.tasks.size())},
+          {"ops", std::to_string(s.ops.size())},
+          {"duration_ns", std::to_string(s.duration)}};
+}
+
+std::optional<Counterexample> check_invariants_case(const Claim& claim, const Scenario& s) {
+  const SimRun run = run_with(s, claim.domain.sim.before);
+  const std::string v = invariant_violation(*run.sim, claim.domain.sim.invariants);
+  if (v.empty()) return std::nullopt;
+  Counterexample cx;
+  cx.claim = std::string(claim.id);
+  cx.summary = v;
+  cx.scenario = print_scenario(with_overrides(s, claim.domain.sim.before));
+  cx.values = case_values(s);
+  return cx;
+}
+}  // namespace
+
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s) {
+  if (claim.kind == ClaimKind::sim_invariants) return check_invariants_case(claim, s);
   const SimDomain& d = claim.domain.sim;
   const SimRun before = run_with(s, d.before), after = run_with(s, d.after);
   const std::string diff = is_newidle_stop_kind(claim.kind) ? no_later_wakeup_difference(before, after, false)
@@ -274,12 +305,7 @@ std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario&
   cx.summary = diff;
   cx.scenario = print_scenario(with_overrides(s, d.after));
   const Counters &a = before.sim->counters(), &b = after.sim->counters();
-  cx.values = {{"kernel", s.kernel},
-               {"cpus", std::to_string(s.topology.nr_cpus())},
-               {"groups", std::to_string(s.groups.size())},
-               {"tasks", std::to_string(s.tasks.size())},
-               {"ops", std::to_string(s.ops.size())},
-               {"duration_ns", std::to_string(s.duration)}};
+  cx.values = case_values(s);
   const auto both = [&](const char* name, uint64_t x, uint64_t y) {
     cx.values.push_back({std::string("before_") + name, std::to_string(x)});
     cx.values.push_back({std::string("after_") + name, std::to_string(y)});

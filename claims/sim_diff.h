@@ -1,6 +1,7 @@
 // Simulation-differential claims (ClaimKind::sim_unobservable): one random op
 // scenario (model/ops_decoder.h) run twice, with the claim's `before` and
-// `after` feature overrides, and the two runs compared. One comparison, used
+// `after` feature overrides, and the two runs compared (sim_invariants: run
+// once, its invariant checker read). One comparison, used
 // by every engine that tests and by properties/sim_pelt_test.cpp.
 #pragma once
 #include <memory>
@@ -17,7 +18,7 @@ namespace cfsv {
 // The case: a decoded op scenario on the domain's profile.
 template <class R> Scenario decode_sim_case(R& r, const Claim& claim) {
   const SimDomain& d = claim.domain.sim;
-  Scenario s = decode_ops_scenario(r, DecodeOptions{.max_ops = d.max_ops});
+  Scenario s = decode_ops_scenario(r, DecodeOptions{.max_ops = d.max_ops, .churn = d.churn});
   s.kernel = std::string(d.kernel);
   if (d.topology) s.topology = *d.topology;
   for (const auto& [key, value] : d.settings) s.settings.push_back({std::string(key), value});
@@ -77,6 +78,11 @@ std::string first_decision_difference(const SimRun& before, const SimRun& after)
 // one line.
 // every = false: only the task picked is held to it.
 std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after, bool every);
+
+// The first violation of one of the invariants `names` (every one when
+// empty) that the run's checker kept, as Violation::to_string() prints it;
+// "" when none.
+std::string invariant_violation(const Sim& sim, const std::vector<std::string_view>& names);
 
 // nullopt when the claim holds on the scenario, else its counterexample.
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s);

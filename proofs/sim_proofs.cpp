@@ -202,9 +202,57 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
   return res;
 }
 
+// A group move of a task on one CPU (sched_move_task, v5.15): its entity's
+// averages leave the old group's cfs_rq (detach_entity_load_avg) and join the
+// new group's (attach_entity_load_avg), the templates the simulator runs
+// (model/arith/pelt_attach.h). With the old cfs_rq's averages each at least
+// the entity's (they include it), the two cfs_rqs' load, util and runnable
+// averages total what they did: the contribution moves once, whole.
+ProofResult prove_move_invariants(uint32_t timeout_ms) {
+  using pelt_v5_15::SchedAvg;
+  ProofResult res;
+  z3::context ctx;
+  ContextScope scope(ctx);
+  std::vector<std::pair<std::string, Sym>> inputs;
+  const auto var = [&](const std::string& name, unsigned bits) {
+    const Sym v = Sym::var(name.c_str(), bits);
+    inputs.push_back({name, v});
+    return v;
+  };
+  const auto avg_of = [&](const std::string& who) {
+    SchedAvg<Sym> a;
+    a.period_contrib = var(who + ".period_contrib", 10);
+    a.load_avg = var(who + ".load_avg", 32), a.util_avg = var(who + ".util_avg", 32);
+    a.runnable_avg = var(who + ".runnable_avg", 32);
+    return a;
+  };
+  const SchedAvg<Sym> from0 = avg_of("old_cfs_rq"), to0 = avg_of("new_cfs_rq"), se0 = avg_of("se");
+  const Sym w = var("se_weight", 17);
+  const z3::expr valid = (w >= Sym(uint64_t{2})).expr() && (se0.load_avg <= from0.load_avg).expr() &&
+                         (se0.util_avg <= from0.util_avg).expr() && (se0.runnable_avg <= from0.runnable_avg).expr();
+  SchedAvg<Sym> from = from0, to = to0, se = se0;
+  pelt_v5_15::detach_entity_load_avg(from, se);
+  pelt_v5_15::attach_entity_load_avg(to, se, w);
+  const auto total = [](const SchedAvg<Sym>& a, const SchedAvg<Sym>& b, Sym SchedAvg<Sym>::*f) { return a.*f + b.*f; };
+  const auto kept = [&](Sym SchedAvg<Sym>::*f) { return (total(from, to, f) == total(from0, to0, f)).expr(); };
+  const Query queries[] = {
+      {"the two cfs_rqs' load_avg, util_avg and runnable_avg total what they did",
+       valid && !(kept(&SchedAvg<Sym>::load_avg) && kept(&SchedAvg<Sym>::util_avg) &&
+                  kept(&SchedAvg<Sym>::runnable_avg))},
+      {"the entity's averages are unchanged",
+       valid && !(se.load_avg.expr() == se0.load_avg.expr() && se.util_avg.expr() == se0.util_avg.expr() &&
+                  se.runnable_avg.expr() == se0.runnable_avg.expr())},
+  };
+  run_queries(res, queries, "a group move's detach and attach", inputs, timeout_ms,
+              "proved for a group move's PELT detach and attach over symbolic 32-bit averages (2 queries unsat); "
+              "the invariants themselves are checked on runs, which Z3 does not make: tested, not proved");
+  return res;
+}
+
 }  // namespace
 
 std::string_view sim_lemma(const Claim& claim) {
+  if (claim.kind == ClaimKind::sim_invariants) return kMoveInvariantsLemma;
   if (is_newidle_stop_kind(claim.kind)) return kNewidleLemma;
   return claim.features[Feature::move_task_skip_same_group] ? kMoveTaskLemma : kSimLemma;
 }
@@ -212,6 +260,7 @@ std::string_view sim_lemma(const Claim& claim) {
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config) {
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   if (is_newidle_stop_kind(claim.kind)) return prove_newidle_stop(timeout_ms);
+  if (claim.kind == ClaimKind::sim_invariants) return prove_move_invariants(timeout_ms);
   // a sim_unobservable claim's proof is about the function its feature changes
   return claim.features[Feature::move_task_skip_same_group] ? prove_move_task(timeout_ms)
                                                             : prove_root_tg_skip(timeout_ms);

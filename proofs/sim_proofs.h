@@ -34,6 +34,12 @@ inline constexpr std::string_view kMoveTaskLemma =
     "forall valid v5.15 PELT states of a queued task and its cfs_rq at one time (sums = avg * divider + a "
     "remainder below it), tg contributions and vruntimes: detach+attach with two update_tg_load_avg and the "
     "DEQUEUE_MOVE requeue of vruntime leave every sum, average, contribution, vruntime and min_vruntime unchanged";
+// group-move/invariants: the invariants are checked on runs; Z3 shows the
+// arithmetic of a group move's PELT detach and attach (prove_move_invariants).
+inline constexpr std::string_view kMoveInvariantsLemma =
+    "forall 32-bit averages of an entity and of its old and new group's cfs_rqs (the old one's at least the "
+    "entity's): detach_entity_load_avg then attach_entity_load_avg keep the two cfs_rqs' load, util and "
+    "runnable averages' totals and the entity's averages";
 // The lemma a simulation claim's proof states.
 std::string_view sim_lemma(const Claim& claim);
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config);

@@ -174,5 +174,48 @@ TEST(MoveTaskSkip, DISABLED_ShrinkAnExitCaseWhoseDecisionsDiffer) {
   FAIL() << "no exit case changes a decision";
 }
 
+
+// group-move/invariants (claims/registry.cpp): its check reads the run's
+// invariant checker, and only the invariants the claim names.
+TEST(GroupMoveInvariants, TheClaimsCheckReportsAViolationOfAnInvariantItNamesOnly) {
+  Sim sim(exit_case());
+  sim.run_to(2'000'000);
+  ASSERT_TRUE(sim.check_now());
+  EXPECT_EQ(invariant_violation(sim, {}), "");
+  sim.mutable_cfs_rq(sim.rqs()[CpuId(0)].cfs).load_weight += 1;
+  EXPECT_FALSE(sim.check_now("corrupt"));
+  const std::string v = invariant_violation(sim, {"pelt-removed-once", "load-equals-sum"});
+  EXPECT_NE(v.find("load-equals-sum"), std::string::npos) << v;
+  EXPECT_EQ(invariant_violation(sim, {}), v);
+  EXPECT_EQ(invariant_violation(sim, {"pelt-removed-once", "task-in-its-group"}), "");
+}
+
+// Its random cases, decoded as the fuzz engine decodes them, move tasks
+// between groups (sched_move_task), fork churning children and keep every
+// invariant; the claim holds on each.
+TEST(GroupMoveInvariants, TheClaimsCasesMoveTasksAndChurnAndKeepTheInvariants) {
+  const Claim* c = claim_by_id("group-move/invariants");
+  ASSERT_NE(c, nullptr);
+  std::mt19937_64 rng(20261203);
+  int moving = 0, churning = 0;
+  for (int i = 0; i < 100; ++i) {
+    std::vector<uint8_t> bytes(512);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    fuzz::ByteReader r(bytes.data(), bytes.size());
+    const Scenario s = decode_sim_case(r, *c);
+    const SimRun run = run_with(s, c->domain.sim.before);
+    EXPECT_TRUE(run.sim->checker()->ok()) << run.sim->checker()->violations().front().to_string();
+    EXPECT_EQ(check_sim_case(*c, s), std::nullopt) << print_scenario(s);
+    moving += run.sim->counters().move_task_calls > 0;
+    bool churn = false;
+    for (const TaskSpec& t : s.tasks) churn = churn || t.churn.every != 0;
+    churning += churn;
+  }
+  std::printf("group-move/invariants: of 100 cases %d call sched_move_task, %d have a churning task\n", moving,
+              churning);
+  EXPECT_GE(moving, 30);
+  EXPECT_GE(churning, 20);
+}
+
 }  // namespace
 }  // namespace cfsv
