@@ -117,15 +117,23 @@ SgLbStatsT<typename R::value_type> decode_lb_group(R& r, const BalanceDomain& d,
   return lb_group(c.levels.front().imbalance_pct, v, sgc_imbalance);
 }
 
+// A case's levels: the domain's levels of one imbalance_pct, chosen (a
+// structural choice: the arithmetic takes it as a constant).
+template <Reader R> std::vector<LbLevel> levels_of_one_pct(R& r, const BalanceDomain& d) {
+  std::vector<uint32_t> pcts;  // the levels' imbalance_pct values, in order
+  for (const LbLevel& l : d.levels)
+    if (std::find(pcts.begin(), pcts.end(), l.imbalance_pct) == pcts.end()) pcts.push_back(l.imbalance_pct);
+  const uint32_t pct = pcts[r.choose(pcts.size())];
+  std::vector<LbLevel> out;
+  for (const LbLevel& l : d.levels)
+    if (l.imbalance_pct == pct) out.push_back(l);
+  return out;
+}
+
 template <Reader R> BalanceCase<typename R::value_type> decode_balance_case(R& r, const Domain& d) {
   using V = typename R::value_type;
-  std::vector<uint32_t> pcts;  // the levels' imbalance_pct values, in order
-  for (const LbLevel& l : d.balance.levels)
-    if (std::find(pcts.begin(), pcts.end(), l.imbalance_pct) == pcts.end()) pcts.push_back(l.imbalance_pct);
   BalanceCase<V> c;
-  const uint32_t pct = pcts[r.choose(pcts.size())];
-  for (const LbLevel& l : d.balance.levels)
-    if (l.imbalance_pct == pct) c.levels.push_back(l);
+  c.levels = levels_of_one_pct(r, d.balance);
   const std::size_t groups = 3 - r.choose(2);  // three first: a domain average apart from both
   c.level = r.range(0, c.levels.size() - 1);
   c.idle = r.range(0, 2);

@@ -45,6 +45,23 @@ std::string_view group_type_v4_name(GroupTypeV4 t) {
   return kNames[static_cast<unsigned>(t)];
 }
 
+// The first group whose CPU, balancing, breaks the claim (0 if none).
+template <class Case, class Holds> std::size_t first_failing(const Case& c, Holds holds) {
+  std::size_t from = 0;
+  while (from + 1 < c.groups.size() && holds(seen_from(c, from))) ++from;
+  return from;
+}
+
+// A counterexample's first values: the level, the idle type, the balancing group.
+template <class Case> Counterexample head(const Claim& claim, const Case& c, std::size_t from) {
+  Counterexample cx;
+  cx.claim = std::string(claim.id);
+  cx.values = {{"level", std::string(c.levels[c.level].name)},
+               {"idle", std::string(idle_name(static_cast<CpuIdleType>(c.idle)))},
+               {"balancing_group", dec(from)}};
+  return cx;
+}
+
 // X of load moved from the busiest group to the local one: both avg_loads
 // before and after.
 std::string load_move_text(uint64_t l_load, uint64_t l_cap, uint64_t b_load, uint64_t b_cap, uint64_t x,
@@ -79,15 +96,13 @@ std::string describe_balance_domain(const Claim& c) {
 }
 
 Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint64_t>& domain_case) {
-  std::size_t from = 0;  // the first balancing group on which the claim fails (0 if none)
-  while (from + 1 < domain_case.groups.size() && balance_holds(claim.kind, seen_from(domain_case, from))) ++from;
+  const std::size_t from =
+      first_failing(domain_case, [&](const BalanceCase<uint64_t>& c) { return balance_holds(claim.kind, c); });
   const BalanceCase<uint64_t> c = seen_from(domain_case, from);
   const BalanceOutcome<uint64_t> o = run_balance(c);
-  Counterexample cx;
-  cx.claim = std::string(claim.id);
+  Counterexample cx = head(claim, c, from);
   const std::string level(c.levels[c.level].name);
   const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
-  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}, {"balancing_group", dec(from)}};
   for (std::size_t i = 0; i < c.groups.size(); ++i) {  // one line of values: local_*, group1_*, group2_*
     const SgLbStats& g = c.groups[i];
     const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
@@ -140,15 +155,13 @@ std::string describe_balance_v4_domain(const Claim& c) {
 }
 
 Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4<uint64_t>& domain_case) {
-  std::size_t from = 0;  // the first balancing group on which the claim fails (0 if none)
-  while (from + 1 < domain_case.groups.size() && balance_v4_holds(claim.kind, seen_from(domain_case, from))) ++from;
+  const std::size_t from =
+      first_failing(domain_case, [&](const BalanceCaseV4<uint64_t>& c) { return balance_v4_holds(claim.kind, c); });
   const BalanceCaseV4<uint64_t> c = seen_from(domain_case, from);
   const BalanceOutcomeV4<uint64_t> o = run_balance_v4(c);
-  Counterexample cx;
-  cx.claim = std::string(claim.id);
+  Counterexample cx = head(claim, c, from);
   const std::string level(c.levels[c.level].name);
   const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
-  cx.values = {{"level", level}, {"idle", std::string(idle_name(idle))}, {"balancing_group", dec(from)}};
   for (std::size_t i = 0; i < c.groups.size(); ++i) {
     const SgLbStatsV4& g = c.groups[i];
     const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";

@@ -87,13 +87,8 @@ SgLbStatsV4T<typename R::value_type> decode_lb_group_v4(R& r, const BalanceDomai
 
 template <Reader R> BalanceCaseV4<typename R::value_type> decode_balance_case_v4(R& r, const Domain& d) {
   using V = typename R::value_type;
-  std::vector<uint32_t> pcts;  // the levels' imbalance_pct values, in order
-  for (const LbLevel& l : d.balance.levels)
-    if (std::find(pcts.begin(), pcts.end(), l.imbalance_pct) == pcts.end()) pcts.push_back(l.imbalance_pct);
   BalanceCaseV4<V> c;
-  const uint32_t pct = pcts[r.choose(pcts.size())];
-  for (const LbLevel& l : d.balance.levels)
-    if (l.imbalance_pct == pct) c.levels.push_back(l);
+  c.levels = levels_of_one_pct(r, d.balance);
   const std::size_t groups = 3 - r.choose(2);
   c.level = r.range(0, c.levels.size() - 1);
   c.idle = r.range(0, 2);

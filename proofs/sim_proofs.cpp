@@ -29,6 +29,13 @@ z3::expr same(const TgUpdate& a, const TgUpdate& b) {
          a.updated.expr() == b.updated.expr();
 }
 
+// A fresh unknown, listed among a counterexample's inputs.
+Sym input(std::vector<std::pair<std::string, Sym>>& inputs, const std::string& name, unsigned bits) {
+  const Sym v = Sym::var(name.c_str(), bits);
+  inputs.push_back({name, v});
+  return v;
+}
+
 // Runs the (negated) lemmas; the first refuted one becomes the
 // counterexample, with `inputs` evaluated in its model.
 struct Query {
@@ -132,11 +139,7 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
   z3::context ctx;
   ContextScope scope(ctx);
   std::vector<std::pair<std::string, Sym>> inputs;
-  const auto var = [&](const std::string& name, unsigned bits) {
-    const Sym v = Sym::var(name.c_str(), bits);
-    inputs.push_back({name, v});
-    return v;
-  };
+  const auto var = [&](const std::string& name, unsigned bits) { return input(inputs, name, bits); };
   z3::expr valid = ctx.bool_val(true);
   const Sym pc = var("period_contrib", 10), lut = var("last_update_time", 40);
   const Sym divider = pelt_v5_15::get_pelt_divider(SchedAvg<Sym>{.period_contrib = pc});
@@ -214,11 +217,7 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
   z3::context ctx;
   ContextScope scope(ctx);
   std::vector<std::pair<std::string, Sym>> inputs;
-  const auto var = [&](const std::string& name, unsigned bits) {
-    const Sym v = Sym::var(name.c_str(), bits);
-    inputs.push_back({name, v});
-    return v;
-  };
+  const auto var = [&](const std::string& name, unsigned bits) { return input(inputs, name, bits); };
   const auto avg_of = [&](const std::string& who) {
     SchedAvg<Sym> a;
     a.period_contrib = var(who + ".period_contrib", 10);
