@@ -89,7 +89,7 @@ template <Reader R> BalanceCaseV4<typename R::value_type> decode_balance_case_v4
   using V = typename R::value_type;
   BalanceCaseV4<V> c;
   c.levels = levels_of_one_pct(r, d.balance);
-  const std::size_t groups = 3 - r.choose(2);
+  const std::size_t groups = 2 + r.choose(2);  // two first: the smaller query
   c.level = r.range(0, c.levels.size() - 1);
   c.idle = r.range(0, 2);
   c.prefer_sibling = level_flag(c.levels, c.level, &LbLevel::prefer_sibling);
