@@ -415,9 +415,9 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
 // CPUs running the idle task, but for one still in a blocked task's newidle
 // balance (the tick runs only while a CPU is busy).
 CpuMask nohz_idle_cpus(const Sched& s) {
-  CpuMask m;
-  for (const CpuId c : s.rq.ids())
-    if (s.rq[c].curr == kIdle && !newidle_after_task(s, c)) m.set(c.index());
+  CpuMask m = s.idle_curr_cpus;
+  for (const CpuId c : each_cpu(s.idle_curr_cpus))
+    if (newidle_after_task(s, c)) m.reset(c.index());
   return m;
 }
 

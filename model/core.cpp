@@ -116,7 +116,7 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
   if (s.sink) s.sink->sched_switch(s, {s.now, cpu, prev, next, prev_state, prio_of(s, prev), prio_of(s, next)});
   // finish_task_switch: a dead prev's load leaves (task_dead_fair).
   if (prev_state == TaskState::exited) task_dead_fair(s, prev);
-  r.curr = next;
+  set_rq_curr(s, cpu, next);
   r.since = s.now;
   r.stop_gen++;
   s.counters.context_switches++;
@@ -222,7 +222,7 @@ void sched_init(Sched& s, unsigned nr_cpus) {
   for (const CpuId c : s.rq.ids()) {
     s.rq[c].cpu = c;
     s.rq[c].cfs = new_cfs_rq(s, kRootGroup, c);
-    s.rq[c].curr = kIdle;
+    set_rq_curr(s, c, kIdle);
     s.rq[c].avg_idle = 2 * s.tun.migration_cost_ns;
     s.rq[c].max_idle_balance_cost = s.tun.migration_cost_ns;
     s.rq[c].wake_avg_idle = s.rq[c].avg_idle;

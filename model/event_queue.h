@@ -70,8 +70,17 @@ class EventQueue {
     const Node last = heap_.back();
     heap_.pop_back();
     if (heap_.empty()) return;
-    place(0, last);
-    sift_down(0);
+    // Floyd's pop: the root's hole sinks to a leaf along the earlier child (one
+    // comparison a level), then the last node rises from there. The keys are
+    // distinct (one event a slot), so the order out is the same as a sift-down's.
+    const auto size = static_cast<uint32_t>(heap_.size());
+    uint32_t i = 0;
+    for (uint32_t child = 1; child < size; i = child, child = 2 * i + 1) {
+      if (child + 1 < size && heap_[child + 1] < heap_[child]) ++child;
+      place(i, heap_[child]);
+    }
+    place(i, last);
+    sift_up(i);
   }
 
  private:

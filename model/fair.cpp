@@ -75,14 +75,14 @@ namespace {
 // __enqueue_entity (kernel/sched/fair.c v3.10..v6.5): insert into the timeline.
 void enqueue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
-  e.node = s.cfs[cq].timeline.insert(TimelineKey{e.vruntime, s.seq++, sei}).first;
+  e.node = s.timeline_insert(s.cfs[cq].timeline, TimelineKey{e.vruntime, s.seq++, sei});
   e.in_timeline = true;
 }
 
 // __dequeue_entity (kernel/sched/fair.c v3.10..v6.5)
 void dequeue_entity_tree(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
-  s.cfs[cq].timeline.erase(e.node);
+  s.timeline_erase(s.cfs[cq].timeline, e.node);
   e.node = {};
   e.in_timeline = false;
 }

@@ -109,8 +109,8 @@ struct EntityBefore {
   }
 };
 // std::set's leftmost (begin()) is cached by the container, like the kernel's
-// rb_root_cached; nodes come from the simulator's pool, so inserting and
-// erasing do not call malloc once the pool is warm.
+// rb_root_cached; nodes come from the simulator's pool, and a dequeue keeps
+// its node for the next enqueue (Sched::timeline_insert): no allocation.
 using Timeline = std::pmr::set<TimelineKey, EntityBefore>;
 
 // struct sched_entity (include/linux/sched.h).
@@ -300,6 +300,7 @@ struct Sched {
   Nanos now = 0;              // rq_clock, the same on every CPU
   CpuMask need_resched_cpus;     // the runqueues whose need_resched is set
   CpuMask touched_cpus;          // the runqueues changed since the last invariant check (touch())
+  CpuMask idle_curr_cpus;        // the runqueues whose curr is the idle task (set_rq_curr)
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
@@ -323,11 +324,22 @@ struct Sched {
   // task groups' per-CPU arrays for the next ones (new_task_group).
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
-    now = 0, need_resched_cpus = {}, touched_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr, lb = {};
+    now = 0, need_resched_cpus = {}, touched_cpus = {}, idle_curr_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr, lb = {};
     for (TaskGroup& g : tg) spare_tg.push_back(std::move(g));
     se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
+    spare_nodes.clear();
     counters = {};
   }
+  // __enqueue_entity's and __dequeue_entity's rb_add / rb_erase: a node a
+  // dequeue left is reused by the next enqueue (no allocation).
+  Timeline::iterator timeline_insert(Timeline& tl, const TimelineKey& key) {
+    if (spare_nodes.empty()) return tl.insert(key).first;
+    spare_nodes.back().value() = key;
+    const Timeline::iterator it = tl.insert(std::move(spare_nodes.back())).position;
+    spare_nodes.pop_back();
+    return it;
+  }
+  void timeline_erase(Timeline& tl, Timeline::iterator it) { spare_nodes.push_back(tl.extract(it)); }
   // A TaskGroup{}, in the storage of one a clear() left when there is one.
   TaskGroup new_task_group() {
     if (spare_tg.empty()) return {};
@@ -343,6 +355,7 @@ struct Sched {
 
  private:
   std::vector<TaskGroup> spare_tg;  // the groups of the last simulation, for their storage
+  std::vector<Timeline::node_type> spare_nodes;  // dequeued entities' timeline nodes (before pool goes)
 };
 
 // resched_curr (kernel/sched/core.c): the CPU reschedules after this step.
@@ -358,6 +371,11 @@ inline void resched_curr(Sched& s, CpuId cpu) {
 inline void touch(Sched& s, CpuId cpu) { s.touched_cpus[cpu.index()] = true; }
 inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
+// rq->curr = task, with the mask of idle runqueues kept (nohz_idle_cpus).
+inline void set_rq_curr(Sched& s, CpuId cpu, TaskId task) {
+  s.rq[cpu].curr = task;
+  s.idle_curr_cpus[cpu.index()] = task == kIdle;
+}
 
 // check_preempt_curr (kernel/sched/core.c; core.cpp): whether a task just
 // queued on cpu preempts what runs there.

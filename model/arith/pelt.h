@@ -32,10 +32,15 @@ template <class V, class C> SchedAvg<V> select_each(C c, const SchedAvg<V>& a, c
           select(c, a.runnable_avg, b.runnable_avg),         select(c, a.util_avg, b.util_avg)};
 }
 
-// select_each(c, a(), b()), forming only the side taken when c is a plain bool.
-template <class V, class F, class G> SchedAvg<V> select_each_lazy(bool c, F&& a, G&& b) { return c ? a() : b(); }
-template <class V, class C, class F, class G> SchedAvg<V> select_each_lazy(const C& c, F&& a, G&& b) {
-  return select_each(c, a(), b());
+// a(sa) when c, else b(sa): in place for a plain bool; for a symbolic c, each
+// on a copy and every field selected.
+template <class V, class F, class G> void update_each_lazy(bool c, SchedAvg<V>& sa, F&& a, G&& b) {
+  c ? a(sa) : b(sa);
+}
+template <class V, class C, class F, class G> void update_each_lazy(const C& c, SchedAvg<V>& sa, F&& a, G&& b) {
+  SchedAvg<V> x = sa, y = sa;
+  a(x), b(y);
+  sa = select_each(c, x, y);
 }
 
 // decay_load (kernel/sched/pelt.c v5.15, v6.1): val * y^n,
@@ -86,13 +91,14 @@ template <class V> V update_load_sum(V now, SchedAvg<V>& sa, V load, V runnable,
   const auto backwards = negative_s64(delta_ns);
   const V delta = delta_ns >> V(kPeltUnitShift);
   const auto no_load = load == V(0);  // then runnable = running = 0
-  SchedAvg<V> next = sa;
-  next.last_update_time = sa.last_update_time + (delta << V(kPeltUnitShift));
-  const V periods = accumulate_sum(delta, next, load, select(no_load, V(0), runnable), select(no_load, V(0), running));
-  SchedAvg<V> stay = sa;
-  stay.last_update_time = select(backwards, now, sa.last_update_time);
   const auto skip = backwards || delta == V(0);
-  sa = select_each(skip, stay, next);
+  V periods(0);
+  update_each_lazy(
+      skip, sa, [&](SchedAvg<V>& stay) { stay.last_update_time = select(backwards, now, stay.last_update_time); },
+      [&](SchedAvg<V>& next) {
+        next.last_update_time = next.last_update_time + (delta << V(kPeltUnitShift));
+        periods = accumulate_sum(delta, next, load, select(no_load, V(0), runnable), select(no_load, V(0), running));
+      });
   return select(skip || periods == V(0), V(0), V(1));
 }
 
@@ -114,14 +120,8 @@ namespace detail {
 // The update_load_sum + update_load_avg pair every __update_load_avg_* makes.
 template <class V> V update_sum_then_avg(V now, SchedAvg<V>& sa, V load, V runnable, V running, V avg_load) {
   const V decayed = update_load_sum(now, sa, load, runnable, running);
-  sa = select_each_lazy<V>(
-      decayed != V(0),
-      [&] {
-        SchedAvg<V> averaged = sa;
-        update_load_avg(averaged, avg_load);
-        return averaged;
-      },
-      [&] { return sa; });
+  update_each_lazy(
+      decayed != V(0), sa, [&](SchedAvg<V>& averaged) { update_load_avg(averaged, avg_load); }, [](SchedAvg<V>&) {});
   return decayed;
 }
 }  // namespace detail
