@@ -10,9 +10,6 @@
 
 namespace cfsv {
 
-// jiffies at the simulated clock (the model boots at jiffy 0).
-inline uint64_t jiffies(const Sched& s) { return s.now / s.tun.tick_ns(); }
-
 // sd_init's balancing fields for every CPU's domains (v5.15), at boot.
 void init_balance(Sched& s);
 

@@ -132,6 +132,8 @@ struct SchedEntity {
   bool is_task() const { return !my_q; }  // entity_is_task
 };
 
+constexpr uint64_t kNoJiffy = UINT64_MAX;  // a jiffies stamp never set
+
 // struct cfs_rq (kernel/sched/sched.h).
 struct CfsRq {
   explicit CfsRq(std::pmr::memory_resource* pool) noexcept : timeline(pool) {}
@@ -149,6 +151,13 @@ struct CfsRq {
   uint64_t load_down = 0;     // scale_load_down(load_weight) as counted in the group's total
   CfsRqPelt pelt;
   Timeline timeline;
+  // The hierarchical load cache task_h_load reads (v4.4, v5.15:
+  // update_cfs_rq_h_load; v3.10: update_h_load, per rq): h_load, and the
+  // jiffy it was computed at. The kernel writes it from paths that only read
+  // otherwise, hence mutable. kNoJiffy: never computed (the kernel's jiffies
+  // start at INITIAL_JIFFIES, the model's at 0, so 0 cannot mean "never").
+  mutable uint64_t h_load = 0;
+  mutable uint64_t last_h_load_update = kNoJiffy;
 
   LoadWeight<uint64_t> load() const { return {load_weight, 0}; }
   // __pick_first_entity: the leftmost entity, none when the tree is empty.
@@ -260,6 +269,7 @@ struct Rq {
   uint64_t forks_placed = 0;  // the model's own: new tasks wake_up_new_task put here
   TaskId cfs_tasks_head, cfs_tasks_tail;  // rq->cfs_tasks (model/cfs_tasks.h)
   uint64_t next_balance = 0;  // rq->next_balance (jiffies): when rebalance_domains is next due (model/balance.h)
+  uint64_t h_load_throttle = kNoJiffy;  // v3.10: the jiffy update_h_load last ran for this rq
 };
 
 struct Counters {
@@ -371,6 +381,8 @@ inline void resched_curr(Sched& s, CpuId cpu) {
 inline void touch(Sched& s, CpuId cpu) { s.touched_cpus[cpu.index()] = true; }
 inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
+// jiffies at the simulated clock (the model boots at jiffy 0).
+inline uint64_t jiffies(const Sched& s) { return s.now / s.tun.tick_ns(); }
 // rq->curr = task, with the mask of idle runqueues kept (nohz_idle_cpus).
 inline void set_rq_curr(Sched& s, CpuId cpu, TaskId task) {
   s.rq[cpu].curr = task;

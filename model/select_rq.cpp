@@ -239,12 +239,23 @@ CpuId wake_affine_weight(const Sched& s, const SchedDomain& sd, TaskId p, CpuId 
   return affine ? this_cpu : CpuId{};
 }
 
-uint64_t cfs_rq_h_load(const Sched& s, CfsRqId cq) {
+// update_cfs_rq_h_load (kernel/sched/fair.c v4.4, v5.15): once a jiffy, cq's
+// h_load from its parent's (the root's: its load_avg), recomputing the
+// ancestors not yet computed this jiffy, top down; one computed this jiffy is
+// used as it is, stale or not.
+void update_cfs_rq_h_load(const Sched& s, CfsRqId cq) {
+  const uint64_t now = jiffies(s);
   const CfsRq& c = s.cfs[cq];
-  if (!c.group_se) return c.pelt.avg.load_avg;
-  const SchedEntity& gse = s.se[c.group_se];
-  const CfsRq& parent = s.cfs[gse.cfs_rq];
-  return cfs_rq_h_load(s, gse.cfs_rq) * gse.pelt.avg.load_avg / (parent.pelt.avg.load_avg + 1);
+  if (c.last_h_load_update == now) return;
+  if (!c.group_se) {
+    c.h_load = c.pelt.avg.load_avg;
+  } else {
+    const SchedEntity& gse = s.se[c.group_se];
+    update_cfs_rq_h_load(s, gse.cfs_rq);
+    const CfsRq& parent = s.cfs[gse.cfs_rq];
+    c.h_load = parent.h_load * gse.pelt.avg.load_avg / (parent.pelt.avg.load_avg + 1);
+  }
+  c.last_h_load_update = now;
 }
 
 // The Overload-on-Wakeup fix of Lozi et al. (EuroSys 2016, on
@@ -272,7 +283,8 @@ bool cpus_share_cache(const Sched& s, CpuId a, CpuId b) { return sd_llc_id(s, a)
 
 uint64_t task_h_load(const Sched& s, TaskId task) {
   const SchedEntity& e = s.se[s.tasks[task].se];
-  return e.pelt.avg.load_avg * cfs_rq_h_load(s, e.cfs_rq) / (s.cfs[e.cfs_rq].pelt.avg.load_avg + 1);
+  update_cfs_rq_h_load(s, e.cfs_rq);
+  return e.pelt.avg.load_avg * s.cfs[e.cfs_rq].h_load / (s.cfs[e.cfs_rq].pelt.avg.load_avg + 1);
 }
 
 void update_idle_core(Sched& s, CpuId core) {

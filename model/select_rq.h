@@ -37,7 +37,8 @@ void update_idle_core(Sched& s, CpuId cpu);
 const SchedDomain* sd_llc(const Sched& s, CpuId cpu);
 // cpus_share_cache (kernel/sched/core.c v5.15): the same sd_llc_id.
 bool cpus_share_cache(const Sched& s, CpuId a, CpuId b);
-// task_h_load (kernel/sched/fair.c v5.15), recomputed on every call (no last_h_load_update cache).
+// task_h_load (kernel/sched/fair.c v4.4, v5.15): the task's load_avg times its
+// cfs_rq's h_load (cached for the jiffy) over the cfs_rq's load_avg + 1.
 uint64_t task_h_load(const Sched& s, TaskId task);
 
 }  // namespace cfsv

@@ -12,6 +12,7 @@
 #include "claims/sim_diff.h"
 #include "fuzz/byte_reader.h"
 #include "model/arith/balance.h"
+#include "model/select_rq.h"
 #include "model/sim.h"
 #include "model/trace.h"
 #include "properties/scenario_test_util.h"
@@ -30,6 +31,41 @@ std::string spread_scenario(bool on) {
   for (const char* n : {"a", "b", "c", "d"}) t += std::string("task ") + n + " run=busy cpus=0\n";
   for (const char* n : {"a", "b", "c", "d"}) t += std::string("at 10ms affinity ") + n + " all\n";
   return t + "run 200ms\n";
+}
+
+// task_h_load's cache (update_cfs_rq_h_load, v5.15): a group's h_load is
+// computed once a jiffy; the group's task waking or sleeping later in the
+// jiffy changes its group entity's load_avg, and task_h_load goes on using
+// the h_load of the jiffy's first call (with the current load_avg of the task
+// and its cfs_rq). Next jiffy, h_load is recomputed from the current figures.
+TEST(TaskHLoad, GroupsHLoadIsComputedOnceAJiffy) {
+  Sim sim(parse_ok("kernel v5.15\ngroup /g\ntask a group=/g run=300us sleep=450us\ntask b run=busy\nrun 1s\n"));
+  const Sched& s = sim.sched();
+  const TaskId a = sim.task_index("a");
+  const CfsRq& root = s.cfs[s.rq[CpuId(0)].cfs];
+  const CfsRqId gq = s.se[s.tasks[a].se].cfs_rq;
+  // The h_load the kernel's walk gives from the current figures.
+  auto fresh_group_h_load = [&] {
+    const SchedEntity& gse = s.se[s.cfs[gq].group_se];
+    return root.pelt.avg.load_avg * gse.pelt.avg.load_avg / (root.pelt.avg.load_avg + 1);
+  };
+  bool stale_seen = false;
+  for (Nanos t = 50'000'000; t < 120'000'000 && !stale_seen; t += 1'000'000) {
+    sim.run_until(t + 10'000);  // 10 us into the jiffy
+    const SchedEntity& ae = s.se[s.tasks[a].se];
+    EXPECT_EQ(task_h_load(s, a), ae.pelt.avg.load_avg * fresh_group_h_load() / (s.cfs[gq].pelt.avg.load_avg + 1));
+    const uint64_t h_load = s.cfs[gq].h_load;
+    ASSERT_EQ(h_load, fresh_group_h_load());
+    ASSERT_EQ(s.cfs[gq].last_h_load_update, jiffies(s));
+    sim.run_until(t + 990'000);  // the same jiffy
+    EXPECT_EQ(task_h_load(s, a), ae.pelt.avg.load_avg * h_load / (s.cfs[gq].pelt.avg.load_avg + 1));
+    EXPECT_EQ(s.cfs[gq].h_load, h_load);
+    if (fresh_group_h_load() != h_load) stale_seen = true;
+  }
+  EXPECT_TRUE(stale_seen) << "no jiffy where the cache was stale: the test shows nothing";
+  sim.run_until(s.now + 1'000'000);
+  task_h_load(s, a);
+  EXPECT_EQ(s.cfs[gq].h_load, fresh_group_h_load());
 }
 
 std::vector<uint32_t> tasks_per_cpu(const Sim& sim) {
