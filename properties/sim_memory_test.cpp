@@ -53,18 +53,24 @@ class NullBuf final : public std::streambuf {
   std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
 };
 
+// Every sink `cfsv run` can attach (the statistics and both trace writers),
+// the writers writing to a /dev/null.
+struct NullSinks {
+  NullBuf buf;
+  std::ostream null{&buf};
+  Stats stats;
+  PerfScriptWriter perf{null, "null"};
+  PerfettoWriter perfetto{null, "null"};
+  SinkTee tee{&stats, &perf, &perfetto};
+};
+
 // Heap bytes in use after 10 s and after 1000 s of a two-task run.
 std::pair<std::size_t, std::size_t> live_bytes(bool record_trace) {
   Scenario sc = simtest::basic("v5.15", 1);
   sc.tasks = {simtest::task("a"), simtest::task("b")};
   sc.duration = 1000 * kSecond;
-  NullBuf buf;
-  std::ostream null(&buf);
-  Stats stats;
-  PerfScriptWriter perf(null, "null");
-  PerfettoWriter perfetto(null, "null");
-  SinkTee sinks{&stats, &perf, &perfetto};
-  Sim sim(sc, SimOptions{.check_every = 64, .record_trace = record_trace, .sink = &sinks});
+  NullSinks sinks;
+  Sim sim(sc, SimOptions{.check_every = 64, .record_trace = record_trace, .sink = &sinks.tee});
   sim.run_to(10 * kSecond);
   const std::size_t at10 = g_live_bytes;
   sim.run_to(1000 * kSecond);
@@ -81,13 +87,8 @@ TEST(SimMemory, ChurnStaysFlatOverSimulatedTime) {
   sc.tasks = {simtest::task("hog"), simtest::task("sh")};
   sc.tasks[1].churn = {.every = 100'000, .child_run = 30'000};
   sc.duration = 20 * kSecond;
-  NullBuf buf;
-  std::ostream null(&buf);
-  Stats stats;
-  PerfScriptWriter perf(null, "null");
-  PerfettoWriter perfetto(null, "null");
-  SinkTee sinks{&stats, &perf, &perfetto};
-  Sim sim(sc, SimOptions{.check_every = 64, .sink = &sinks});
+  NullSinks sinks;
+  Sim sim(sc, SimOptions{.check_every = 64, .sink = &sinks.tee});
   sim.run_to(2 * kSecond);
   const std::size_t at2 = g_live_bytes, slots = sim.tasks().size();
   sim.run_to(20 * kSecond);
