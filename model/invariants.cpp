@@ -424,12 +424,16 @@ template <const Rows& rows, class Call> void for_rows(const Call& call) {
 }
 
 // Which cfs_rqs a check looks at: those of the CPUs in `only`, or all.
+// Both as a byte per cfs_rq and as a list, which the census and the checks
+// walk instead of every cfs_rq.
 void census_scope(const Sched& s, const CpuMask* only, InvariantCensus& c) {
-  c.in_scope.assign(s.cfs.size(), 1);
-  if (!only) return;
+  c.in_scope.resize(s.cfs.size());
+  c.scope.clear();
   for (const CfsRqId q : s.cfs.ids()) {
     const CpuId cpu = s.cfs[q].cpu;
-    c.in_scope[q.index()] = cpu.index() < kMaxCpus && only->test(cpu.index());
+    const bool in = !only || (cpu.index() < kMaxCpus && only->test(cpu.index()));
+    c.in_scope[q.index()] = in;
+    if (in) c.scope.push_back(q);
   }
 }
 
@@ -438,8 +442,7 @@ void census_scope(const Sched& s, const CpuMask* only, InvariantCensus& c) {
 void take_census(const Sched& s, InvariantCensus& c) {
   const std::size_t ncfs = s.cfs.size();
   c.queue.resize(ncfs);
-  for (std::size_t q = 0; q < ncfs; ++q)
-    if (c.in_scope[q]) c.queue[CfsRqId(q)] = {};
+  for (const CfsRqId q : c.scope) c.queue[q] = {};
   for (const EntityId e : c.counted) c.entity[e] = {};
   c.counted.clear();
   c.entity.resize(s.se.size());
@@ -479,8 +482,7 @@ void census_tg_sums(const Sched& s, bool full, InvariantCensus& c) {
     c.tg_sums_valid = true;
     return;
   }
-  for (const CfsRqId q : s.cfs.ids()) {
-    if (!c.in_scope[q.index()]) continue;
+  for (const CfsRqId q : c.scope) {
     const CfsRq& cq = s.cfs[q];
     if (s.tg.contains(cq.tg)) c.tg_contrib_sum[cq.tg] += cq.pelt.tg_load_avg_contrib - c.tg_contrib[q];
     c.tg_contrib[q] = cq.pelt.tg_load_avg_contrib;
@@ -559,14 +561,12 @@ std::size_t InvariantChecker::check(const Sched& s, const Step& step, const CpuM
   census_scope(s, only, census_);
   take_census(s, census_);
   census_tg_sums(s, only == nullptr, census_);
-  const std::vector<uint8_t>& in_scope = census_.in_scope;
   Ctx x{s, census_, found_};
   x.util_bound = s.era.pelt_v4 ? pelt_v4_avg_max(kSchedCapacityScale) : kPeltTaskAvgMax;
   x.v4_load_bound = pelt_v4_avg_max(nice_to_weight(kNiceMin));
   x.attaches = s.era.pelt || s.era.pelt_v4;
   for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
-  for (const CfsRqId q : s.cfs.ids()) {
-    if (!in_scope[q.index()]) continue;
+  for (const CfsRqId q : census_.scope) {
     const CfsRq& c = s.cfs[q];
     census_timeline(s, q, c, census_);
     for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });

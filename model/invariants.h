@@ -61,6 +61,7 @@ struct InvariantCensus {
   IdVec<EntityId, Entity> entity;              // zero but for the entities in `counted`
   std::vector<EntityId> counted;               // the entities this check's timelines name
   std::vector<uint8_t> in_scope;               // per cfs_rq: this check looks at it
+  std::vector<CfsRqId> scope;                  // the same cfs_rqs, in order
   std::vector<TimelineKey> timeline;           // the nodes of the cfs_rq being checked, in order
   std::vector<EntityId> lost;                  // entities queued on no cfs_rq
   uint32_t dead_groups = 0;                    // destroyed groups (none: nothing can refer to one)
