@@ -34,29 +34,33 @@ struct Ctx {
   const Sched& s;
   const InvariantCensus& c;
   std::vector<std::pair<std::size_t, std::string>>& found;
+  // The era's bounds, worked out once a check (they depend on the era only).
+  uint64_t util_bound = 0;     // pelt-util-avg-bound's
+  uint64_t v4_load_bound = 0;  // pelt-load-avg-bound's without v5.15's tracking
+  bool attaches = false;       // v5.15's and v4.4's tracking attach entities to cfs_rqs
   std::size_t row = 0;
   void fail(std::string detail) { found.emplace_back(row, std::move(detail)); }
   std::string cfs_rq(CfsRqId q) const { return cfs_rq_name(s, q); }
   std::string entity(EntityId e) const { return entity_name(s, e); }
 };
 
-bool queued(TaskState st) { return st == TaskState::running || st == TaskState::runnable; }
+[[gnu::always_inline]] inline bool queued(TaskState st) { return st == TaskState::running || st == TaskState::runnable; }
 std::string state_name(TaskState st) { return std::string(to_string(st)); }
 
 // The checks, each for one kind of object.
 
-void load_equals_sum(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void load_equals_sum(Ctx& x, CfsRqId q, const CfsRq& c) {
   const uint64_t sum = x.c.queue[q].sum_load;
   if (c.load_weight != sum)
     x.fail(fmt("cfs_rq %s: load.weight %" PRIu64 " != sum of queued weights %" PRIu64, x.cfs_rq(q).c_str(),
                c.load_weight, sum));
 }
 
-void no_lost_entities(Ctx& x) {
+[[gnu::always_inline]] inline void no_lost_entities(Ctx& x) {
   for (const EntityId e : x.c.lost) x.fail(fmt("%s is queued on no cfs_rq", x.entity(e).c_str()));
 }
 
-void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
   const InvariantCensus::Queue& n = x.c.queue[q];
   if (c.nr_running != n.nr || c.h_nr_running != n.h_nr)
     x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
@@ -64,21 +68,21 @@ void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
 }
 
 // Compares with the census's last_min_vruntime, which the checker then updates.
-void min_vruntime_monotonic(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void min_vruntime_monotonic(Ctx& x, CfsRqId q, const CfsRq& c) {
   const uint64_t now = c.min_vruntime, before = x.c.last_min_vruntime[q];
   if (static_cast<int64_t>(now - before) < 0)
     x.fail(
         fmt("cfs_rq %s: min_vruntime went from %" PRIu64 " back to %" PRIu64, x.cfs_rq(q).c_str(), before, now));
 }
 
-void curr_not_in_timeline(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void curr_not_in_timeline(Ctx& x, CfsRqId q, const CfsRq& c) {
   const EntityId curr = c.curr;
   if (curr && x.s.se[curr].in_timeline)
     x.fail(fmt("cfs_rq %s: curr %s is in the timeline", x.cfs_rq(q).c_str(), x.entity(curr).c_str()));
 }
 
 // The timeline as the census copied it (one walk of the tree per check).
-void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
   const Sched& s = x.s;
   const TimelineKey* prev = nullptr;
   const std::size_t n = x.c.timeline.size();
@@ -105,7 +109,7 @@ void timeline_order(Ctx& x, CfsRqId q, const CfsRq& c) {
     x.fail(fmt("cfs_rq %s: cached leftmost is stale", x.cfs_rq(q).c_str()));
 }
 
-void group_entity_queued_iff_busy(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void group_entity_queued_iff_busy(Ctx& x, CfsRqId q, const CfsRq& c) {
   if (!c.group_se) return;
   const bool on_rq = x.s.se[c.group_se].on_rq;
   if (on_rq != (c.nr_running > 0))
@@ -113,7 +117,7 @@ void group_entity_queued_iff_busy(Ctx& x, CfsRqId q, const CfsRq& c) {
                          c.nr_running, on_rq ? "" : "not "));
 }
 
-void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
+[[gnu::always_inline]] inline void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
   const Sched& s = x.s;
   if (!queued(t.state)) return;
   const SchedEntity& e = s.se[t.se];
@@ -130,7 +134,7 @@ void runnable_queued_once(Ctx& x, TaskId, const Task& t) {
     if (!s.se[p].on_rq) return fail(x.entity(p) + " above it is not queued");
 }
 
-void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
+[[gnu::always_inline]] inline void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
   if (queued(t.state)) return;
   const SchedEntity& e = x.s.se[t.se];
   const InvariantCensus::Entity& f = x.c.entity[t.se];
@@ -142,7 +146,7 @@ void sleeping_not_queued(Ctx& x, TaskId, const Task& t) {
 // rq->cfs_tasks (model/cfs_tasks.h) links exactly the tasks queued on the
 // CPU: walked from the head, every link is mutual and every task on it is
 // queued there (per CPU); every queued task is linked in (per task).
-void cfs_tasks_list(Ctx& x, const Rq& r) {
+[[gnu::always_inline]] inline void cfs_tasks_list(Ctx& x, const Rq& r) {
   const Sched& s = x.s;
   std::size_t n = 0;
   TaskId prev;
@@ -154,7 +158,7 @@ void cfs_tasks_list(Ctx& x, const Rq& r) {
   }
   if (prev != r.cfs_tasks_tail) x.fail(fmt("cpu%d: cfs_tasks' tail is not its last task", r.cpu.v));
 }
-void task_on_cfs_tasks(Ctx& x, TaskId id, const Task& t) {
+[[gnu::always_inline]] inline void task_on_cfs_tasks(Ctx& x, TaskId id, const Task& t) {
   const Rq& r = x.s.rq[t.cpu];
   const bool linked = t.lb_prev || r.cfs_tasks_head == id;
   if (task_on_rq_queued(t) != linked)
@@ -162,7 +166,7 @@ void task_on_cfs_tasks(Ctx& x, TaskId id, const Task& t) {
                linked ? "" : "not ", t.cpu.v));
 }
 
-void curr_chain(Ctx& x, const Rq& r) {
+[[gnu::always_inline]] inline void curr_chain(Ctx& x, const Rq& r) {
   const Sched& s = x.s;
   const CfsRq& root = s.cfs[r.cfs];
   if (!r.curr) {  // tasks may arrive while a newidle balance runs (model/balance.h)
@@ -183,7 +187,7 @@ void curr_chain(Ctx& x, const Rq& r) {
   }
 }
 
-void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
+[[gnu::always_inline]] inline void running_task_is_curr(Ctx& x, TaskId id, const Task& t) {
   if (t.state == TaskState::running && x.s.rq[t.cpu].curr != id)
     x.fail(fmt("task %s is marked running but cpu%d runs something else", t.name.c_str(), t.cpu.v));
 }
@@ -196,19 +200,19 @@ constexpr uint64_t kPeltTaskAvgMax = 1025;
 
 // v4.4's largest average for weight w (util: 1024): load_sum <= w (LOAD_AVG_MAX
 // + 64 + 1023) over LOAD_AVG_MAX, from its n >= 345 case (docs/pelt.md).
-uint64_t pelt_v4_avg_max(uint64_t w) {
+[[gnu::always_inline]] inline uint64_t pelt_v4_avg_max(uint64_t w) {
   const uint64_t max = pelt_tables().load_avg_max;
   return w * (max + 64 + kPeltPeriodUs - 1) / max;
 }
 
-void pelt_util_avg_bound(Ctx& x, TaskId, const Task& t) {
+[[gnu::always_inline]] inline void pelt_util_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedAvg& a = x.s.se[t.se].pelt.avg;
-  const uint64_t bound = x.s.era.pelt_v4 ? pelt_v4_avg_max(kSchedCapacityScale) : kPeltTaskAvgMax;
+  const uint64_t bound = x.util_bound;
   if (x.s.era.tracks_pelt && a.util_avg > bound)
     x.fail(fmt("task %s: util_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.util_avg, bound));
 }
 
-void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
+[[gnu::always_inline]] inline void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedAvg& a = x.s.se[t.se].pelt.avg;
   if (x.s.era.pelt && a.runnable_avg > kPeltTaskAvgMax)
     x.fail(fmt("task %s: runnable_avg %" PRIu64 " > %" PRIu64, t.name.c_str(), a.runnable_avg, kPeltTaskAvgMax));
@@ -218,16 +222,16 @@ void pelt_runnable_avg_bound(Ctx& x, TaskId, const Task& t) {
 // alone (v5.15's recomputes it), so after a renice it moves towards the new
 // weight only at the next update, and a v3.10 child starts with its parent's:
 // their bound is that of the largest weight, nice -20's.
-void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
+[[gnu::always_inline]] inline void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
   const SchedEntity& e = x.s.se[t.se];
   const uint64_t w = scale_load_down<uint64_t>(e.load.weight, x.s.res);
-  const uint64_t bound = x.s.era.pelt ? w : pelt_v4_avg_max(nice_to_weight(kNiceMin));
+  const uint64_t bound = x.s.era.pelt ? w : x.v4_load_bound;
   if (x.s.era.tracks_pelt && e.pelt.avg.load_avg > bound)
     x.fail(fmt("task %s: load_avg %" PRIu64 " > %" PRIu64 " (its weight %" PRIu64 ")", t.name.c_str(),
                e.pelt.avg.load_avg, bound, w));
 }
 
-void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
   if (!c.group_se || !x.s.se[c.group_se].on_rq) return;
   const uint64_t w = x.s.se[c.group_se].load.weight, shares = x.s.tg[c.tg].shares;
   if (w < kFairMinShares || w > shares)
@@ -237,12 +241,12 @@ void group_shares_bound(Ctx& x, CfsRqId q, const CfsRq& c) {
 
 // v4.4: an entity without a clock (a group entity before its first enqueue,
 // a task moved to a cfs_rq never updated) attaches at its next enqueue.
-bool pelt_v4_clockless(const Sched& s, const EntityPelt& p) {
+[[gnu::always_inline]] inline bool pelt_v4_clockless(const Sched& s, const EntityPelt& p) {
   return s.era.pelt_v4 && !p.attached && !p.avg.last_update_time;
 }
 
-void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;  // v3.10 attaches nothing
+[[gnu::always_inline]] inline void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!x.attaches) return;  // v3.10 attaches nothing
   if (c.pelt.nr_attached != x.c.queue[q].attached)
     x.fail(fmt("cfs_rq %s: %u attached, %u entities say so", x.cfs_rq(q).c_str(), c.pelt.nr_attached,
                x.c.queue[q].attached));
@@ -252,8 +256,8 @@ void pelt_attached_count(Ctx& x, CfsRqId q, const CfsRq& c) {
     x.fail(fmt("group entity of %s is not attached to its cfs_rq", x.cfs_rq(q).c_str()));
 }
 
-void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
-  if (!x.s.era.pelt && !x.s.era.pelt_v4) return;
+[[gnu::always_inline]] inline void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
+  if (!x.attaches) return;
   const SchedEntity& e = x.s.se[t.se];
   const CfsRqId want = t.state == TaskState::exited ? CfsRqId{} : e.cfs_rq;
   if (e.pelt.attached != want && !pelt_v4_clockless(x.s, e.pelt))
@@ -261,7 +265,7 @@ void pelt_task_attached(Ctx& x, TaskId, const Task& t) {
                e.pelt.attached.v, want.v));
 }
 
-void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
+[[gnu::always_inline]] inline void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
   const CfsRqPelt& p = c.pelt;
   const bool empty = p.removed.load_avg == 0 && p.removed.util_avg == 0 && p.removed.runnable_avg == 0;
   if (p.removals_queued != p.removals_applied + p.removed.nr || (p.removed.nr == 0 && !empty))
@@ -271,8 +275,8 @@ void pelt_removed_once(Ctx& x, CfsRqId q, const CfsRq& c) {
 
 // A destroyed group's cfs_rqs hold nothing and are off the leaf list; its
 // entities are neither queued nor attached anywhere.
-void destroyed_cfs_rq_unused(Ctx& x, CfsRqId q, const CfsRq& c) {
-  if (!x.s.tg[c.tg].dead) return;
+[[gnu::always_inline]] inline void destroyed_cfs_rq_unused(Ctx& x, CfsRqId q, const CfsRq& c) {
+  if (!x.c.dead_groups || !x.s.tg[c.tg].dead) return;
   const EntityId se = c.group_se;
   if (c.nr_running || c.curr || c.pelt.on_list || c.pelt.nr_attached || x.s.se[se].on_rq || x.s.se[se].pelt.attached)
     x.fail(fmt("cfs_rq %s of a destroyed group: nr_running %u, curr %s, on the leaf list %d, %u attached; its entity "
@@ -283,8 +287,8 @@ void destroyed_cfs_rq_unused(Ctx& x, CfsRqId q, const CfsRq& c) {
 
 // No live task names a destroyed group: not its sched_task_group, cgroup or
 // autogroup, nor the cfs_rq its entity hangs under.
-void destroyed_group_unreferenced(Ctx& x, TaskId, const Task& t) {
-  if (t.state == TaskState::exited) return;
+[[gnu::always_inline]] inline void destroyed_group_unreferenced(Ctx& x, TaskId, const Task& t) {
+  if (t.state == TaskState::exited || !x.c.dead_groups) return;  // none to refer to
   const Sched& s = x.s;
   const GroupId under = s.cfs[s.se[t.se].cfs_rq].tg;
   for (const GroupId g : {t.group, t.cgroup, t.autogroup, under})
@@ -295,7 +299,7 @@ void destroyed_group_unreferenced(Ctx& x, TaskId, const Task& t) {
 
 // A live task is in the group sched_get_task_group names (its cgroup's, or
 // its autogroup's), and its entity hangs under that group's cfs_rq on its CPU.
-void task_in_its_group(Ctx& x, TaskId id, const Task& t) {
+[[gnu::always_inline]] inline void task_in_its_group(Ctx& x, TaskId id, const Task& t) {
   if (t.state == TaskState::exited) return;
   const Sched& s = x.s;
   const GroupId want = sched_get_task_group(s, id);
@@ -304,7 +308,7 @@ void task_in_its_group(Ctx& x, TaskId id, const Task& t) {
                s.tg[t.group].path.c_str(), x.cfs_rq(s.se[t.se].cfs_rq).c_str(), s.tg[want].path.c_str()));
 }
 
-void tg_load_avg_sum(Ctx& x) {
+[[gnu::always_inline]] inline void tg_load_avg_sum(Ctx& x) {
   for (const GroupId id : x.s.tg.ids()) {
     const TaskGroup& g = x.s.tg[id];
     const uint64_t sum = x.c.tg_contrib_sum[id];
@@ -420,12 +424,16 @@ template <const Rows& rows, class Call> void for_rows(const Call& call) {
 }
 
 // Which cfs_rqs a check looks at: those of the CPUs in `only`, or all.
+// Both as a byte per cfs_rq and as a list, which the census and the checks
+// walk instead of every cfs_rq.
 void census_scope(const Sched& s, const CpuMask* only, InvariantCensus& c) {
-  c.in_scope.assign(s.cfs.size(), 1);
-  if (!only) return;
+  c.in_scope.resize(s.cfs.size());
+  c.scope.clear();
   for (const CfsRqId q : s.cfs.ids()) {
     const CpuId cpu = s.cfs[q].cpu;
-    c.in_scope[q.index()] = cpu.index() < kMaxCpus && only->test(cpu.index());
+    const bool in = !only || (cpu.index() < kMaxCpus && only->test(cpu.index()));
+    c.in_scope[q.index()] = in;
+    if (in) c.scope.push_back(q);
   }
 }
 
@@ -434,13 +442,14 @@ void census_scope(const Sched& s, const CpuMask* only, InvariantCensus& c) {
 void take_census(const Sched& s, InvariantCensus& c) {
   const std::size_t ncfs = s.cfs.size();
   c.queue.resize(ncfs);
-  for (std::size_t q = 0; q < ncfs; ++q)
-    if (c.in_scope[q]) c.queue[CfsRqId(q)] = {};
+  for (const CfsRqId q : c.scope) c.queue[q] = {};
   for (const EntityId e : c.counted) c.entity[e] = {};
   c.counted.clear();
   c.entity.resize(s.se.size());
   c.lost.clear();
   c.last_min_vruntime.resize(ncfs, kInitMinVruntime);
+  c.dead_groups = 0;
+  for (const TaskGroup& g : s.tg) c.dead_groups += g.dead;
   for (const EntityId i : s.se.ids()) {
     const SchedEntity& e = s.se[i];
     if (e.pelt.attached && e.pelt.attached.index() < ncfs && c.in_scope[e.pelt.attached.index()])
@@ -473,8 +482,7 @@ void census_tg_sums(const Sched& s, bool full, InvariantCensus& c) {
     c.tg_sums_valid = true;
     return;
   }
-  for (const CfsRqId q : s.cfs.ids()) {
-    if (!c.in_scope[q.index()]) continue;
+  for (const CfsRqId q : c.scope) {
     const CfsRq& cq = s.cfs[q];
     if (s.tg.contains(cq.tg)) c.tg_contrib_sum[cq.tg] += cq.pelt.tg_load_avg_contrib - c.tg_contrib[q];
     c.tg_contrib[q] = cq.pelt.tg_load_avg_contrib;
@@ -553,11 +561,12 @@ std::size_t InvariantChecker::check(const Sched& s, const Step& step, const CpuM
   census_scope(s, only, census_);
   take_census(s, census_);
   census_tg_sums(s, only == nullptr, census_);
-  const std::vector<uint8_t>& in_scope = census_.in_scope;
   Ctx x{s, census_, found_};
+  x.util_bound = s.era.pelt_v4 ? pelt_v4_avg_max(kSchedCapacityScale) : kPeltTaskAvgMax;
+  x.v4_load_bound = pelt_v4_avg_max(nice_to_weight(kNiceMin));
+  x.attaches = s.era.pelt || s.era.pelt_v4;
   for_rows<kStateRows>([&](auto i) { x.row = i, kInvariants[i].state(x); });
-  for (const CfsRqId q : s.cfs.ids()) {
-    if (!in_scope[q.index()]) continue;
+  for (const CfsRqId q : census_.scope) {
     const CfsRq& c = s.cfs[q];
     census_timeline(s, q, c, census_);
     for_rows<kCfsRqRows>([&](auto i) { x.row = i, kInvariants[i].cfs_rq(x, q, c); });

@@ -61,8 +61,10 @@ struct InvariantCensus {
   IdVec<EntityId, Entity> entity;              // zero but for the entities in `counted`
   std::vector<EntityId> counted;               // the entities this check's timelines name
   std::vector<uint8_t> in_scope;               // per cfs_rq: this check looks at it
+  std::vector<CfsRqId> scope;                  // the same cfs_rqs, in order
   std::vector<TimelineKey> timeline;           // the nodes of the cfs_rq being checked, in order
   std::vector<EntityId> lost;                  // entities queued on no cfs_rq
+  uint32_t dead_groups = 0;                    // destroyed groups (none: nothing can refer to one)
   IdVec<CfsRqId, uint64_t> last_min_vruntime;  // as of the previous check
   IdVec<CfsRqId, uint64_t> tg_contrib;         // each cfs_rq's tg_load_avg_contrib, as last seen
   IdVec<GroupId, uint64_t> tg_contrib_sum;     // their sum per group (valid with tg_sums_valid)
