@@ -10,6 +10,7 @@
 #include "core.h"
 #include "fair_cpu.h"
 #include "select_rq.h"
+#include "sink.h"
 
 namespace cfsv {
 
@@ -127,10 +128,13 @@ int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const S
       env.flags |= kNeedBreak;
       break;
     }
+    const int64_t before = env.imb.imbalance;
     if (!can_migrate_task(s, p, env) || !take(s, p, env)) {
       (from_head ? cfs_tasks_move_to_tail : cfs_tasks_move_to_head)(s, src, p);
       continue;
     }
+    env.last_take = static_cast<uint64_t>(before - env.imb.imbalance);
+    env.max_take = std::max(env.max_take, env.last_take);
     detach_task(s, p, env.dst_cpu);
     env.tasks.push_back(p);
     ++detached;
@@ -179,6 +183,21 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
   }
 }
 
+void note_lb_verdict(const Sched& s, LbEnv& env, uint64_t domain_avg_load, const LbGroupFigures& local,
+                     const LbGroupFigures& busiest) {
+  *env.pass = {.dst = env.dst_cpu, .src = {}, .level = static_cast<uint32_t>(env.level), .idle = env.idle,
+               .era1 = s.era.balance_v4, .type = env.imb.type, .imbalance = env.imb.imbalance, .left = 0,
+               .nr_balance_failed = env.sdb->nr_balance_failed, .tasks = 0, .last_take = 0, .max_take = 0,
+               .domain_avg_load = domain_avg_load, .local = local, .busiest = busiest};
+}
+
+void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved) {
+  LbPass& p = *env.pass;
+  p.dst = env.dst_cpu, p.src = env.src_cpu, p.left = env.imb.imbalance, p.tasks = static_cast<uint32_t>(ld_moved);
+  p.last_take = env.last_take, p.max_take = env.max_take;
+  s.sink->lb_pass(s, p);
+}
+
 // update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no misfit
 // or asym packing. overload: a CPU runs more than one task (SG_OVERLOAD).
 SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
@@ -225,6 +244,13 @@ const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
   const ImbalanceEnv ie{env.idle, env.sd->imbalance_pct, env.sd->flags.has(F::SHARE_PKG_RESOURCES),
                         env.sd->flags.has(F::NUMA)};
   env.imb = find_busiest_group_verdict(ie, sds);
+  if (env.pass) {
+    const auto figures = [](const SgLbStats& g) {
+      return LbGroupFigures{g.v.group_load,     g.v.group_capacity, g.v.avg_load,
+                            g.v.sum_nr_running, g.v.idle_cpus,      g.v.group_weight, static_cast<uint8_t>(g.type)};
+    };
+    note_lb_verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
+  }
   return env.imb.imbalance ? busiest : nullptr;
 }
 
@@ -313,6 +339,8 @@ void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
 int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
   if (s.era.balance_v4) return load_balance_v4(s, dst, level, idle, continue_balancing);
   LbEnv env = make_env(s, dst, level, idle);
+  LbPass pass;
+  if (s.sink) env.pass = &pass;
   const SchedDomain& sd = *env.sd;
   SdBalance& b = *env.sdb;
   // sd_parent->groups->sgc->imbalance: the parent's group of dst is imbalanced
@@ -345,6 +373,7 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
     env.loop = 0, env.loop_break = kNrMigrateBreak;
     out = Out::balanced;
   }
+  if (ld_moved && env.pass) note_lb_pass(s, env, ld_moved);
   bool active = false;
   if (out == Out::moved) {
     if (!ld_moved) {

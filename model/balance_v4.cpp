@@ -141,6 +141,13 @@ const SchedGroup* find_busiest_group_v4(Sched& s, LbEnv& env) {
   const ImbalanceEnvV4 ie{env.idle, env.sd->imbalance_pct, cpu_avg_load_per_task(s, env.dst_cpu)};
   const VerdictV4 v = find_busiest_group_verdict_v4<uint64_t>(ie, sds);
   env.imb = {MigrationType::load, static_cast<int64_t>(v.imbalance)};  // env->imbalance (long)
+  if (env.pass) {
+    const auto figures = [](const SgLbStatsV4& g) {
+      return LbGroupFigures{g.group_load,     g.group_capacity, g.avg_load,
+                            g.sum_nr_running, g.idle_cpus,      g.group_weight, static_cast<uint8_t>(g.type)};
+    };
+    note_lb_verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
+  }
   return v.busiest ? busiest : nullptr;
 }
 
@@ -214,6 +221,8 @@ uint64_t weighted_cpuload(const Sched& s, CpuId cpu) {
 // load_balance (kernel/sched/fair.c v4.4) of dst's domain at `level`.
 int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
   LbEnv env = make_env(s, dst, level, idle);
+  LbPass pass;
+  if (s.sink) env.pass = &pass;
   if (idle == Idle::newly_idle) env.dst_grpmask.reset();  // no other CPU of the group for newidle
   for (const CpuId c : s.rq.ids()) env.cpus.set(c.index());  // cpu_active_mask
   const SchedDomain& sd = *env.sd;
@@ -248,6 +257,7 @@ int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& con
     env.loop = 0, env.loop_break = kNrMigrateBreak;
     out = Out::balanced;
   }
+  if (ld_moved && env.pass) note_lb_pass(s, env, ld_moved);
   if (out == Out::moved) {
     if (!ld_moved) {
       if (idle != Idle::newly_idle) b.nr_balance_failed++;
