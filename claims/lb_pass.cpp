@@ -40,8 +40,11 @@ std::string pass_beyond_verdict(const LbPass& p) {
       return p.left < 0 ? "migrate_task: more than X tasks moved" : "";
     case MigrationType::util: return p.left < 0 ? "migrate_util: more than X util moved" : "";
     case MigrationType::load:
-      if (p.era1) return static_cast<int64_t>(p.last_take / 2) > before_last ? "era 1: the last task's load / 2 did not fit" : "";
-      if (static_cast<int64_t>(shr_bound(p.last_take, p.nr_balance_failed)) > before_last)
+      if (p.era1)
+        return detach_load_fits_v4<uint64_t>(p.last_take, static_cast<uint64_t>(before_last))
+                   ? ""
+                   : "era 1: the last task's load / 2 did not fit";
+      if (!detach_load_fits<uint64_t>(p.last_take, p.nr_balance_failed, static_cast<uint64_t>(before_last)))
         return "migrate_load: the last task's shr_bound(load, nr_balance_failed) did not fit";
       return p.nr_balance_failed == 0 && p.left < 0 ? "migrate_load: more than X load moved with nr_balance_failed 0"
                                                     : "";

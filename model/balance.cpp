@@ -96,7 +96,7 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
   switch (env.imb.type) {
     case MigrationType::load: {
       const uint64_t load = std::max<uint64_t>(task_h_load(s, p), 1);
-      if (shr_bound(load, env.sdb->nr_balance_failed) > static_cast<uint64_t>(imbalance)) return false;
+      if (!detach_load_fits<uint64_t>(load, env.sdb->nr_balance_failed, static_cast<uint64_t>(imbalance))) return false;
       imbalance -= static_cast<int64_t>(load);
       return true;
     }

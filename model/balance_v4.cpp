@@ -172,7 +172,7 @@ CpuId find_busiest_queue_v4(const Sched& s, const LbEnv& env, const SchedGroup& 
 bool take_load_v4(const Sched& s, TaskId p, LbEnv& env) {
   const uint64_t load = task_h_load_era1(s, p);
   if (s.features[Feature::lb_min] && load < 16 && !env.sdb->nr_balance_failed) return false;
-  if (static_cast<int64_t>(load / 2) > env.imb.imbalance) return false;  // unsigned long against long
+  if (!detach_load_fits_v4<uint64_t>(load, static_cast<uint64_t>(env.imb.imbalance))) return false;  // imbalance > 0 here
   env.imb.imbalance -= static_cast<int64_t>(load);
   return true;
 }

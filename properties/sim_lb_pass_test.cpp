@@ -8,81 +8,39 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "claims/lb_pass.h"
+#include "claims/sim_diff.h"
+#include "fuzz/byte_reader.h"
 #include "model/sim.h"
-#include "properties/scenario_test_util.h"
-#include "properties/generators.h"
-#include "model/scenario_parser.h"
+#include "properties/rc_reader.h"
+#include "model/scenario_text.h"
 
 namespace cfsv {
 namespace {
 
-using scenario_test::parse_ok;
-
-// A random machine (SMT, MC, DIE, NUMA nodes and distances, sometimes
-// asymmetric capacities; at most 16 CPUs) and workload: busy and periodic
-// tasks of nice -10..10 in / or two groups of random shares, three in four
-// pinned to one CPU (CPU 0 one time in two) until 10 ms (some for good), on v5.15, v4.4 or v3.10 with
-// load balancing on and the kernel's placement at random.
-uint64_t pick(uint64_t lo, uint64_t hi) { return *properties::gen_uniform(lo, hi); }
-
-Topology gen_topology() {
-  Topology t;
-  t.sockets = static_cast<unsigned>(pick(1, 4)), t.cores = static_cast<unsigned>(pick(1, 4));
-  t.threads = static_cast<unsigned>(pick(1, 2));
-  if (t.sockets * t.cores * t.threads == 1) t.cores = 2;
-  while (t.nr_cpus() > 16) --t.cores;
-  if (t.sockets > 1 && pick(0, 1)) {  // NUMA: a node per socket or per two, sometimes a distance table
-    t.nodes = t.sockets % 2 == 0 && pick(0, 1) ? t.sockets / 2 : t.sockets;
-    const unsigned n = t.nr_nodes();
-    if (n > 1 && pick(0, 1)) {
-      static constexpr unsigned kFar[] = {12, 20, 21, 30, 40};
-      t.distance.assign(n * n, 10);
-      for (unsigned a = 0; a < n; ++a)
-        for (unsigned b = 0; b < a; ++b) t.distance[a * n + b] = t.distance[b * n + a] = kFar[pick(0, 4)];
-    }
-  }
-  if (pick(0, 5) == 0) {  // asymmetric: some CPUs of 446
-    t.capacity.assign(t.nr_cpus(), 1024);
-    for (unsigned& c : t.capacity) c = pick(0, 1) ? 1024 : 446;
-  }
-  return t;
-}
-
-std::string gen_balance_scenario() {
-  const Topology t = gen_topology();
-  const unsigned cpus = t.nr_cpus();
+// A random balancing workload (decode_lb_workload: SMT, MC, DIE, NUMA
+// machines of up to 16 CPUs, tasks pinned and then let go) on v5.15, v4.4 or
+// v3.10, as a scenario file's text.
+Scenario gen_balance_scenario() {
+  properties::RcReader r;
+  Scenario s = decode_lb_workload(r);
   static constexpr const char* kKernels[] = {"v5.15", "v5.15", "v4.4", "v3.10"};
-  std::string text = std::string("kernel ") + kKernels[pick(0, 3)] + "\ntopology " + scenario_text::topology_text(t) +
-                     "\nfeature load_balance=on kernel_placement=" + (pick(0, 1) ? "on" : "off") + "\n";
-  for (const char* g : {"/a", "/b"}) text += "group " + std::string(g) + " shares=" + std::to_string(pick(2, 4096)) + "\n";
-  static constexpr const char* kGroups[] = {"/", "/", "/a", "/b"};
-  const uint64_t nr = pick(1, 2 * cpus + 3);
-  std::string later;
-  for (uint64_t i = 0; i < nr; ++i) {
-    const std::string name = "t" + std::to_string(i);
-    text += "task " + name +
-            (pick(0, 2) ? " run=busy" : " run=" + std::to_string(pick(1, 20)) + "ms sleep=" + std::to_string(pick(1, 20)) + "ms");
-    text += std::string(" group=") + kGroups[pick(0, 3)] + " nice=" + std::to_string(static_cast<int>(pick(0, 20)) - 10);
-    if (pick(0, 3)) {  // pinned, to CPU 0 one time in two, until 10 ms three times in four
-      text += " cpus=" + std::to_string(pick(0, 1) ? 0 : pick(0, cpus - 1));
-      if (pick(0, 3)) later += "at 10ms affinity " + name + " all\n";
-    }
-    text += "\n";
-  }
-  return text + later + "run 300ms\n";
+  s.kernel = kKernels[r.range(0, 3)];
+  RC_LOG() << print_scenario(s);
+  return s;
 }
 
 // Every pass of random runs, both eras, keeps within what detach_tasks lets
 // it take against its verdict (claims/lb_pass.h's rules).
 RC_GTEST_PROP(LoadBalancePass, EveryPassTakesNoMoreThanItsVerdictAllows, ()) {
-  const std::string text = gen_balance_scenario();
-  RC_LOG() << text;
+  const Scenario sc = gen_balance_scenario();
   LbPassWatch w;
-  Sim sim(parse_ok(text), SimOptions{.check_every = 0, .sink = &w});
+  Sim sim(sc, SimOptions{.check_every = 0, .sink = &w});
   sim.run();
   RC_LOG() << w.first_violation;
   RC_ASSERT(w.first_violation.empty());
@@ -109,10 +67,9 @@ class WrapWatch final : public SchedSink {
 };
 
 RC_GTEST_PROP(LoadBalancePass, AV5_15PassReversesOnlyWhenTheDomainAverageLiesOutsideLocalAndBusiest, ()) {
-  const std::string text = gen_balance_scenario();
-  RC_LOG() << text;
+  const Scenario sc = gen_balance_scenario();
   WrapWatch w;
-  Sim sim(parse_ok(text), SimOptions{.check_every = 0, .sink = &w});
+  Sim sim(sc, SimOptions{.check_every = 0, .sink = &w});
   sim.run();
   RC_LOG() << w.unexplained;
   RC_ASSERT(w.unexplained.empty());
@@ -178,6 +135,42 @@ TEST(LoadBalancePass, TheRulesCatchAPassBeyondItsVerdict) {
   EXPECT_EQ(pass_beyond_verdict(p), "era 1: the last task's load / 2 did not fit");
   p.idle = CpuIdleType::newly_idle, p.imbalance = 3000, p.left = 952, p.tasks = 2, p.max_take = 1024;
   EXPECT_EQ(pass_beyond_verdict(p), "a newly idle pass moved more than one task");
+}
+
+// The claims' random cases (lb-pass/within-verdict and its v4.4 row),
+// decoded as the fuzz engine decodes them, reach passes of every kind the
+// claims bound, and hold.
+TEST(LoadBalancePass, TheClaimsCasesMovePassesOfEachKindAndHold) {
+  for (const char* id : {"lb-pass/within-verdict", "lb-pass/within-verdict-v4.4"}) {
+    const Claim* c = claim_by_id(id);
+    ASSERT_NE(c, nullptr);
+    std::mt19937_64 rng(20261202);
+    int with_pass = 0, with_load = 0, with_task = 0, with_newidle = 0;
+    for (int i = 0; i < 100; ++i) {
+      std::vector<uint8_t> bytes(512);
+      for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+      fuzz::ByteReader r(bytes.data(), bytes.size());
+      const Scenario s = decode_sim_case(r, *c);
+      EXPECT_EQ(check_sim_case(*c, s), std::nullopt) << print_scenario(s);
+      struct Kinds final : SchedSink {
+        void lb_pass(const Sched&, const LbPass& p) override {
+          any = true;
+          load = load || p.type == MigrationType::load;
+          task = task || p.type == MigrationType::task;
+          newidle = newidle || p.idle == CpuIdleType::newly_idle;
+        }
+        bool any = false, load = false, task = false, newidle = false;
+      } k;
+      Sim sim(with_overrides(s, c->domain.sim.before), SimOptions{.check_every = 0, .sink = &k});
+      sim.run();
+      with_pass += k.any, with_load += k.load, with_task += k.task, with_newidle += k.newidle;
+    }
+    std::printf("%s: of 100 cases %d have a pass that moved tasks, %d a migrate_load one, %d a migrate_task one, "
+                "%d a newly idle one\n", id, with_pass, with_load, with_task, with_newidle);
+    EXPECT_GE(with_pass, 30);
+    EXPECT_GE(with_load, 10);
+    EXPECT_GE(with_newidle, 10);
+  }
 }
 
 }  // namespace
