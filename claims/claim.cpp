@@ -184,7 +184,7 @@ std::string describe(const Claim& c, Budget b) {
       s = "random balancing workloads on profile " + std::string(d.sim.kernel) +
           " (claims/lb_pass.h: 1..4 sockets x 1..4 cores x 1..2 threads, at most 16 CPUs, NUMA nodes and "
           "distances, some CPUs of capacity 446; up to 2 x CPUs + 3 busy or periodic tasks of nice -10..10 in "
-          "/, /a or /b, most pinned to one CPU until 10 ms; 300 ms, load_balance on); every load_balance pass "
+          "/, /a or /b, most pinned to one CPU until 10 ms; 150 ms, load_balance on); every load_balance pass "
           "that moved tasks checked against its verdict";
     if (c.kind == ClaimKind::sim_invariants) {
       s += "; checked after every op and event:";

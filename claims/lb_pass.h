@@ -48,7 +48,7 @@ std::string describe(const LbPass& p);
 // /a and /b of 2..4096 shares; 1..2 x CPUs + 3 tasks, busy two in three (else
 // 1..20 ms runs and sleeps), nice -10..10, in /, /a or /b, three in four
 // pinned to one CPU (CPU 0 one time in two), most of those let go at 10 ms;
-// 300 ms. The profile is the caller's (the claim's kernel).
+// 150 ms. The profile is the caller's (the claim's kernel).
 template <class R> Scenario decode_lb_workload(R& r) {
   constexpr Nanos kMs = 1'000'000;
   Scenario s;
@@ -86,7 +86,7 @@ template <class R> Scenario decode_lb_workload(R& r) {
       if (r.range(0, 3)) s.ops.push_back({.at = 10 * kMs, .op = op::SetAffinity{task.name, {}}, .loc = {}});
     }
   }
-  s.duration = 300 * kMs;
+  s.duration = 150 * kMs;
   return s;
 }
 
