@@ -10,7 +10,6 @@
 #include "core.h"
 #include "fair_cpu.h"
 #include "select_rq.h"
-#include "sink.h"
 
 namespace cfsv {
 
@@ -183,21 +182,6 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
   }
 }
 
-void note_lb_verdict(const Sched& s, LbEnv& env, uint64_t domain_avg_load, const LbGroupFigures& local,
-                     const LbGroupFigures& busiest) {
-  *env.pass = {.dst = env.dst_cpu, .src = {}, .level = static_cast<uint32_t>(env.level), .idle = env.idle,
-               .era1 = s.era.balance_v4, .type = env.imb.type, .imbalance = env.imb.imbalance, .left = 0,
-               .nr_balance_failed = env.sdb->nr_balance_failed, .tasks = 0, .last_take = 0, .max_take = 0,
-               .domain_avg_load = domain_avg_load, .local = local, .busiest = busiest};
-}
-
-void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved) {
-  LbPass& p = *env.pass;
-  p.dst = env.dst_cpu, p.src = env.src_cpu, p.left = env.imb.imbalance, p.tasks = static_cast<uint32_t>(ld_moved);
-  p.last_take = env.last_take, p.max_take = env.max_take;
-  s.sink->lb_pass(s, p);
-}
-
 // update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no misfit
 // or asym packing. overload: a CPU runs more than one task (SG_OVERLOAD).
 SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
@@ -244,13 +228,7 @@ const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
   const ImbalanceEnv ie{env.idle, env.sd->imbalance_pct, env.sd->flags.has(F::SHARE_PKG_RESOURCES),
                         env.sd->flags.has(F::NUMA)};
   env.imb = find_busiest_group_verdict(ie, sds);
-  if (env.pass) {
-    const auto figures = [](const SgLbStats& g) {
-      return LbGroupFigures{g.v.group_load,     g.v.group_capacity, g.v.avg_load,
-                            g.v.sum_nr_running, g.v.idle_cpus,      g.v.group_weight, static_cast<uint8_t>(g.type)};
-    };
-    note_lb_verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
-  }
+  if (env.pass) note_lb_verdict(s, env, sds);
   return env.imb.imbalance ? busiest : nullptr;
 }
 

@@ -10,6 +10,10 @@
 #include "lb_pass.h"
 #include "sched.h"
 
+namespace cfsv {
+template <class V> struct SdLbStatsV4T;  // model/arith/balance_v4.h
+}  // namespace cfsv
+
 namespace cfsv::lb {
 
 using Idle = CpuIdleType;
@@ -56,11 +60,12 @@ void attach_tasks(Sched& s, LbEnv& env);
 // detach_tasks) and attach until no breather is due, then again for another
 // CPU of the local group when LBF_DST_PINNED; returns the tasks moved.
 int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&));
-// With a sink, the pass's verdict as find_busiest_group (either era's) left
-// it, and the two groups' figures; note_lb_pass tells the sink once the pass
-// moved ld_moved > 0 tasks (model/lb_pass.h).
-void note_lb_verdict(const Sched& s, LbEnv& env, uint64_t domain_avg_load, const LbGroupFigures& local,
-                     const LbGroupFigures& busiest);
+// With a sink (env.pass set; model/balance_pass.cpp): the pass's verdict as
+// find_busiest_group left it, v5.15's or era 1's, with its statistics;
+// note_lb_pass tells the sink once the pass moved ld_moved > 0 tasks
+// (model/lb_pass.h).
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStats& sds);
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV4T<uint64_t>& sds);
 void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved);
 // should_we_balance (v5.15, v4.4).
 bool should_we_balance(const Sched& s, const LbEnv& env);

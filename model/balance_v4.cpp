@@ -141,13 +141,7 @@ const SchedGroup* find_busiest_group_v4(Sched& s, LbEnv& env) {
   const ImbalanceEnvV4 ie{env.idle, env.sd->imbalance_pct, cpu_avg_load_per_task(s, env.dst_cpu)};
   const VerdictV4 v = find_busiest_group_verdict_v4<uint64_t>(ie, sds);
   env.imb = {MigrationType::load, static_cast<int64_t>(v.imbalance)};  // env->imbalance (long)
-  if (env.pass) {
-    const auto figures = [](const SgLbStatsV4& g) {
-      return LbGroupFigures{g.group_load,     g.group_capacity, g.avg_load,
-                            g.sum_nr_running, g.idle_cpus,      g.group_weight, static_cast<uint8_t>(g.type)};
-    };
-    note_lb_verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
-  }
+  if (env.pass) note_lb_verdict(s, env, sds);
   return v.busiest ? busiest : nullptr;
 }
 
