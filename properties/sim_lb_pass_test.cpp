@@ -114,6 +114,31 @@ TEST(LoadBalancePass, AV5_15PassTurnsTheImbalanceAroundWhenAHeavierLoneTaskLifts
   EXPECT_GE(watch.reversals_beyond_one, 2u);  // and back again: the two tasks go to and fro
 }
 
+// The property, "one pass never reverses the imbalance it computed",
+// is false in the simulator: 2,000 of lb-pass/within-verdict's random v5.15
+// cases (fixed bytes, so the count is reproducible) include runs with a pass
+// that reverses beyond one task, every one through the wrap above.
+TEST(LoadBalancePass, RandomV5_15WorkloadsReachAPassThatReversesTheImbalance) {
+  const Claim* c = claim_by_id("lb-pass/within-verdict");
+  ASSERT_NE(c, nullptr);
+  std::mt19937_64 rng(20261202);
+  int reversing = 0;
+  std::string unexplained;
+  for (int i = 0; i < 2000; ++i) {
+    std::vector<uint8_t> bytes(256);
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    fuzz::ByteReader r(bytes.data(), bytes.size());
+    WrapWatch w;
+    Sim sim(with_overrides(decode_sim_case(r, *c), c->domain.sim.before), SimOptions{.check_every = 0, .sink = &w});
+    sim.run();
+    reversing += w.reversals > 0;
+    if (unexplained.empty()) unexplained = w.unexplained;
+  }
+  std::printf("of 2000 random v5.15 workloads, %d have a pass that reverses beyond one task\n", reversing);
+  EXPECT_GE(reversing, 1);
+  EXPECT_EQ(unexplained, "");
+}
+
 // The rules can fail: passes that take more than their verdict allows.
 TEST(LoadBalancePass, TheRulesCatchAPassBeyondItsVerdict) {
   const LbGroupFigures g{1024, 1024, 1024, 1, 0, 1, 0};
