@@ -27,6 +27,7 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::sim_unobservable: return "sim_unobservable";
     case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
     case ClaimKind::sim_invariants: return "sim_invariants";
+    case ClaimKind::sim_lb_pass_within_verdict: return "sim_lb_pass_within_verdict";
     case ClaimKind::lb_no_reversal_load: return "lb_no_reversal_load";
     case ClaimKind::lb_no_reversal_tasks: return "lb_no_reversal_tasks";
     case ClaimKind::lb_v4_no_reversal_load: return "lb_v4_no_reversal_load";
@@ -57,7 +58,8 @@ bool is_slice_kind(ClaimKind k) {
          k == ClaimKind::equal_weights_rounding;
 }
 bool is_sim_kind(ClaimKind k) {
-  return k == ClaimKind::sim_unobservable || k == ClaimKind::sim_invariants || is_newidle_stop_kind(k);
+  return k == ClaimKind::sim_unobservable || k == ClaimKind::sim_invariants ||
+         k == ClaimKind::sim_lb_pass_within_verdict || is_newidle_stop_kind(k);
 }
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
 bool is_balance_kind(ClaimKind k) {
@@ -178,6 +180,12 @@ std::string describe(const Claim& c, Budget b) {
                              " threads=" + std::to_string(d.sim.topology->threads) + ")";
     for (const auto& [key, value] : d.sim.settings) s += ", set " + std::string(key) + "=" + std::to_string(value);
     if (d.sim.churn) s += ", tasks that fork short-lived children (one in eight)";
+    if (d.sim.lb_workload)
+      s = "random balancing workloads on profile " + std::string(d.sim.kernel) +
+          " (claims/lb_pass.h: 1..4 sockets x 1..4 cores x 1..2 threads, at most 16 CPUs, NUMA nodes and "
+          "distances, some CPUs of capacity 446; up to 2 x CPUs + 3 busy or periodic tasks of nice -10..10 in "
+          "/, /a or /b, most pinned to one CPU until 10 ms; 150 ms, load_balance on); every load_balance pass "
+          "that moved tasks checked against its verdict";
     if (c.kind == ClaimKind::sim_invariants) {
       s += "; checked after every op and event:";
       for (std::size_t i = 0; i < d.sim.invariants.size(); ++i) s += (i ? ", " : " ") + std::string(d.sim.invariants[i]);

@@ -45,6 +45,9 @@ enum class ClaimKind {
   // ... run once, with domain.sim.before: the invariants domain.sim.invariants
   // names (every one when empty) hold after every step.
   sim_invariants,
+  // ... run once, with domain.sim.before: every load_balance pass that moved
+  // tasks took no more than its verdict lets detach_tasks take (claims/lb_pass.h).
+  sim_lb_pass_within_verdict,
   // Load balancing (claims/balance_case.h): find_busiest_group's verdict on
   // group statistics update_sg_lb_stats can produce, the move it asks for made.
   lb_no_reversal_load,   // migrate_load X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
@@ -92,6 +95,7 @@ struct SimDomain {
   bool same_work = true;
   bool churn = false;                            // DecodeOptions::churn: tasks that fork short-lived children
   std::vector<std::string_view> invariants = {};  // sim_invariants: the registry's names (model/invariants.h)
+  bool lb_workload = false;  // decode_lb_workload (claims/lb_pass.h) instead of the op decoder
   bool operator==(const SimDomain&) const = default;
 };
 

@@ -58,6 +58,14 @@ Domain group_move_invariants() {
                         {"load-equals-sum", "nr-running-consistent", "pelt-attached-once", "pelt-removed-once",
                          "destroyed-group-unreferenced", "task-in-its-group"}}};
 }
+// The load_balance pass claims' runs: decode_lb_workload's machines and
+// tasks (claims/lb_pass.h) on one profile, run once, every pass that moved
+// tasks checked.
+Domain lb_pass(std::string_view kernel) {
+  SimDomain d;
+  d.kernel = kernel, d.lb_workload = true;
+  return Domain{.sim = d};
+}
 // A balancing claim's domain: these levels, groups of up to 4 CPUs and 8 entities per CPU.
 Domain balance(std::vector<LbLevel> levels) { return Domain{.balance = {std::move(levels), 4, 8}}; }
 
@@ -154,6 +162,16 @@ std::span<const Claim> all_claims() {
        "no destroyed group referenced, each PELT contribution attached once, each removal applied once, each task "
        "under its group's cfs_rq",
        K::sim_invariants, group_move_invariants(), FeatureSet{}, Shape::none, Expect::holds},
+      {"lb-pass/within-verdict", "load_balance's detach_tasks (v5.15)",
+       "every load_balance pass that moves tasks takes no more than its verdict lets detach_tasks take: each task "
+       "while the imbalance X is still positive, at most X tasks (migrate_task) or X util (migrate_util), at most X "
+       "load (migrate_load) when nr_balance_failed is 0, else the last task's shr_bound(load, nr_balance_failed) "
+       "within what was left; a newly idle pass one task",
+       K::sim_lb_pass_within_verdict, lb_pass("v5.15"), FeatureSet{}, Shape::none, Expect::holds},
+      {"lb-pass/within-verdict-v4.4", "load_balance's detach_tasks (v4.4, era 1)",
+       "every era-1 load_balance pass that moves tasks takes each task while the imbalance X is still positive and "
+       "with its load / 2 within what was left; a newly idle pass one task",
+       K::sim_lb_pass_within_verdict, lb_pass("v4.4"), FeatureSet{}, Shape::none, Expect::holds},
       {"newidle-stop/first-pick-sooner", "seed 002",
        "Stopping the newidle walk once the rq has runnable tasks lets them run sooner: the first decision it "
        "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",

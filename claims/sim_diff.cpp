@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include "claims/lb_pass.h"
 #include "model/scenario_text.h"
 #include "model/trace.h"
 
@@ -281,8 +282,13 @@ std::vector<Value> case_values(const Scenario& s) {
 }
 
 std::optional<Counterexample> check_invariants_case(const Claim& claim, const Scenario& s) {
-  const SimRun run = run_with(s, claim.domain.sim.before);
-  const std::string v = invariant_violation(*run.sim, claim.domain.sim.invariants);
+  std::string v;
+  if (claim.kind == ClaimKind::sim_lb_pass_within_verdict) {
+    v = lb_pass_beyond_verdict(s, claim.domain.sim.before);
+  } else {
+    const SimRun run = run_with(s, claim.domain.sim.before);
+    v = invariant_violation(*run.sim, claim.domain.sim.invariants);
+  }
   if (v.empty()) return std::nullopt;
   Counterexample cx;
   cx.claim = std::string(claim.id);
@@ -293,8 +299,16 @@ std::optional<Counterexample> check_invariants_case(const Claim& claim, const Sc
 }
 }  // namespace
 
+std::string lb_pass_beyond_verdict(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides) {
+  LbPassWatch w;
+  Sim sim(with_overrides(s, overrides), SimOptions{.check_every = 0, .sink = &w});
+  sim.run();
+  return w.first_violation;
+}
+
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s) {
-  if (claim.kind == ClaimKind::sim_invariants) return check_invariants_case(claim, s);
+  if (claim.kind == ClaimKind::sim_invariants || claim.kind == ClaimKind::sim_lb_pass_within_verdict)
+    return check_invariants_case(claim, s);
   const SimDomain& d = claim.domain.sim;
   const SimRun before = run_with(s, d.before), after = run_with(s, d.after);
   const std::string diff = is_newidle_stop_kind(claim.kind) ? no_later_wakeup_difference(before, after, false)

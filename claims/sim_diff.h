@@ -10,6 +10,7 @@
 
 #include "claims/claim.h"
 #include "claims/counterexample.h"
+#include "claims/lb_pass.h"
 #include "model/ops_decoder.h"
 #include "model/sim.h"
 
@@ -18,7 +19,7 @@ namespace cfsv {
 // The case: a decoded op scenario on the domain's profile.
 template <class R> Scenario decode_sim_case(R& r, const Claim& claim) {
   const SimDomain& d = claim.domain.sim;
-  Scenario s = decode_ops_scenario(r, DecodeOptions{.max_ops = d.max_ops, .churn = d.churn});
+  Scenario s = d.lb_workload ? decode_lb_workload(r) : decode_ops_scenario(r, DecodeOptions{.max_ops = d.max_ops, .churn = d.churn});
   s.kernel = std::string(d.kernel);
   if (d.topology) s.topology = *d.topology;
   for (const auto& [key, value] : d.settings) s.settings.push_back({std::string(key), value});
@@ -83,6 +84,10 @@ std::string no_later_wakeup_difference(const SimRun& before, const SimRun& after
 // empty) that the run's checker kept, as Violation::to_string() prints it;
 // "" when none.
 std::string invariant_violation(const Sim& sim, const std::vector<std::string_view>& names);
+
+// The first load_balance pass of the scenario's run (with `overrides`) that
+// took more than its verdict allows, as LbPassWatch reports it; "" when none.
+std::string lb_pass_beyond_verdict(const Scenario& s, const std::vector<std::pair<Feature, bool>>& overrides);
 
 // nullopt when the claim holds on the scenario, else its counterexample.
 std::optional<Counterexample> check_sim_case(const Claim& claim, const Scenario& s);

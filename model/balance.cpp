@@ -95,7 +95,7 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
   switch (env.imb.type) {
     case MigrationType::load: {
       const uint64_t load = std::max<uint64_t>(task_h_load(s, p), 1);
-      if (shr_bound(load, env.sdb->nr_balance_failed) > static_cast<uint64_t>(imbalance)) return false;
+      if (!detach_load_fits<uint64_t>(load, env.sdb->nr_balance_failed, static_cast<uint64_t>(imbalance))) return false;
       imbalance -= static_cast<int64_t>(load);
       return true;
     }
@@ -127,10 +127,13 @@ int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const S
       env.flags |= kNeedBreak;
       break;
     }
+    const int64_t before = env.imb.imbalance;
     if (!can_migrate_task(s, p, env) || !take(s, p, env)) {
       (from_head ? cfs_tasks_move_to_tail : cfs_tasks_move_to_head)(s, src, p);
       continue;
     }
+    env.last_take = static_cast<uint64_t>(before - env.imb.imbalance);
+    env.max_take = std::max(env.max_take, env.last_take);
     detach_task(s, p, env.dst_cpu);
     env.tasks.push_back(p);
     ++detached;
@@ -225,6 +228,7 @@ const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
   const ImbalanceEnv ie{env.idle, env.sd->imbalance_pct, env.sd->flags.has(F::SHARE_PKG_RESOURCES),
                         env.sd->flags.has(F::NUMA)};
   env.imb = find_busiest_group_verdict(ie, sds);
+  if (env.pass) note_lb_verdict(s, env, sds);
   return env.imb.imbalance ? busiest : nullptr;
 }
 
@@ -313,6 +317,8 @@ void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
 int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
   if (s.era.balance_v4) return load_balance_v4(s, dst, level, idle, continue_balancing);
   LbEnv env = make_env(s, dst, level, idle);
+  LbPass pass;
+  if (s.sink) env.pass = &pass;
   const SchedDomain& sd = *env.sd;
   SdBalance& b = *env.sdb;
   // sd_parent->groups->sgc->imbalance: the parent's group of dst is imbalanced
@@ -345,6 +351,7 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
     env.loop = 0, env.loop_break = kNrMigrateBreak;
     out = Out::balanced;
   }
+  if (ld_moved && env.pass) note_lb_pass(s, env, ld_moved);
   bool active = false;
   if (out == Out::moved) {
     if (!ld_moved) {

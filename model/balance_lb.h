@@ -7,7 +7,12 @@
 #include <vector>
 
 #include "arith/balance.h"
+#include "lb_pass.h"
 #include "sched.h"
+
+namespace cfsv {
+template <class V> struct SdLbStatsV4T;  // model/arith/balance_v4.h
+}  // namespace cfsv
 
 namespace cfsv::lb {
 
@@ -35,6 +40,8 @@ struct LbEnv {
   Imbalance imb;
   unsigned flags = 0, loop = 0, loop_break = kNrMigrateBreak, loop_max = 0;
   std::vector<TaskId> tasks;  // detached, in detach order
+  uint64_t last_take = 0, max_take = 0;  // what detached tasks took off imb.imbalance: the last, the most
+  LbPass* pass = nullptr;     // with a sink: the verdict's figures, for note_lb_pass
 };
 
 LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle);
@@ -53,6 +60,13 @@ void attach_tasks(Sched& s, LbEnv& env);
 // detach_tasks) and attach until no breather is due, then again for another
 // CPU of the local group when LBF_DST_PINNED; returns the tasks moved.
 int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&));
+// With a sink (env.pass set; model/balance_pass.cpp): the pass's verdict as
+// find_busiest_group left it, v5.15's or era 1's, with its statistics;
+// note_lb_pass tells the sink once the pass moved ld_moved > 0 tasks
+// (model/lb_pass.h).
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStats& sds);
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV4T<uint64_t>& sds);
+void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved);
 // should_we_balance (v5.15, v4.4).
 bool should_we_balance(const Sched& s, const LbEnv& env);
 // active_load_balance_cpu_stop (v5.15; v4.4 under era 1), run at once.

@@ -156,6 +156,7 @@ const SchedGroup* find_busiest_group_v4(Sched& s, LbEnv& env) {
   const ImbalanceEnvV4 ie{env.idle, env.sd->imbalance_pct, cpu_avg_load_per_task(s, env.dst_cpu)};
   const VerdictV4 v = find_busiest_group_verdict_v4<uint64_t>(ie, sds);
   env.imb = {MigrationType::load, static_cast<int64_t>(v.imbalance)};  // env->imbalance (long)
+  if (env.pass) note_lb_verdict(s, env, sds);
   return v.busiest ? busiest : nullptr;
 }
 
@@ -180,7 +181,7 @@ CpuId find_busiest_queue_v4(const Sched& s, const LbEnv& env, const SchedGroup& 
 bool take_load_v4(const Sched& s, TaskId p, LbEnv& env) {
   const uint64_t load = task_h_load_era1(s, p);
   if (s.features[Feature::lb_min] && load < 16 && !env.sdb->nr_balance_failed) return false;
-  if (static_cast<int64_t>(load / 2) > env.imb.imbalance) return false;  // unsigned long against long
+  if (!detach_load_fits_v4<uint64_t>(load, static_cast<uint64_t>(env.imb.imbalance))) return false;  // imbalance > 0 here
   env.imb.imbalance -= static_cast<int64_t>(load);
   return true;
 }
@@ -229,6 +230,8 @@ uint64_t weighted_cpuload(const Sched& s, CpuId cpu) {
 // load_balance (kernel/sched/fair.c v4.4) of dst's domain at `level`.
 int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing) {
   LbEnv env = make_env(s, dst, level, idle);
+  LbPass pass;
+  if (s.sink) env.pass = &pass;
   if (idle == Idle::newly_idle) env.dst_grpmask.reset();  // no other CPU of the group for newidle
   for (const CpuId c : s.rq.ids()) env.cpus.set(c.index());  // cpu_active_mask
   const SchedDomain& sd = *env.sd;
@@ -264,6 +267,7 @@ int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& con
     env.loop = 0, env.loop_break = kNrMigrateBreak;
     out = Out::balanced;
   }
+  if (ld_moved && env.pass) note_lb_pass(s, env, ld_moved);
   if (out == Out::moved) {
     if (!ld_moved) {
       if (idle != Idle::newly_idle) b.nr_balance_failed++;

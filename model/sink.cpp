@@ -117,5 +117,8 @@ void SinkTee::op(const Sched& s, const Op& o, unsigned line, std::string_view wh
 void SinkTee::decision(const Sched& s, const Decision& d) {
   for (SchedSink* k : sinks_) k->decision(s, d);
 }
+void SinkTee::lb_pass(const Sched& s, const LbPass& p) {
+  for (SchedSink* k : sinks_) k->lb_pass(s, p);
+}
 
 }  // namespace cfsv

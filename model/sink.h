@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lb_pass.h"
 #include "sched.h"
 
 namespace cfsv {
@@ -78,6 +79,9 @@ class SchedSink {
   // An op was applied (why empty) or rejected (why says why); line 0: not from a file line.
   virtual void op(const Sched&, const Op&, unsigned line, std::string_view why) { (void)line, (void)why; }
   virtual void decision(const Sched&, const Decision&) {}
+  // A load_balance pass moved tasks (model/lb_pass.h); called once per such
+  // pass, after attach_tasks and before any active balance it asks for.
+  virtual void lb_pass(const Sched&, const LbPass&) {}
   // A step (the set-up, an op, an event) is over, its rescheduling done: the
   // state is consistent, and stays so until the next step.
   virtual void step_end(const Sched&) {}
@@ -99,6 +103,7 @@ class SinkTee : public SchedSink {
   void group_move(const Sched&, TaskId, GroupId to) override;
   void op(const Sched&, const Op&, unsigned line, std::string_view why) override;
   void decision(const Sched&, const Decision&) override;
+  void lb_pass(const Sched&, const LbPass&) override;
   void step_end(const Sched&) override;
 
  private:

@@ -248,9 +248,45 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
   return res;
 }
 
+// One take of detach_tasks' loop (v5.15 and era 1's v4.4) at an imbalance
+// r > 0, with the tests the simulator runs (model/arith/balance.h).
+ProofResult prove_lb_take(uint32_t timeout_ms) {
+  ProofResult res;
+  z3::context ctx;
+  ContextScope scope(ctx);
+  std::vector<std::pair<std::string, Sym>> inputs;
+  const Sym r = input(inputs, "imbalance", 64), load = input(inputs, "load", 64), util = input(inputs, "util", 64),
+            failed = input(inputs, "nr_balance_failed", 32);
+  const Sym zero(uint64_t{0}), one(uint64_t{1});
+  const z3::expr positive = z3::sgt(r.expr(), ctx.bv_val(0, Sym::kBits));
+  const auto non_negative = [&](const Sym& v) { return z3::sge(v.expr(), ctx.bv_val(0, Sym::kBits)); };
+  const Sym load1 = select(load == zero, one, load);  // max_t(unsigned long, task_h_load(p), 1)
+  const z3::expr fits0 = detach_load_fits(load1, zero, r).expr();
+  // below (r + 1) << f, as a 128-bit product so that nothing wraps
+  const z3::expr wide_load = z3::zext(load.expr(), 64), wide_bound = z3::shl(z3::zext((r + one).expr(), 64),
+                                                                              z3::zext(failed.expr(), 64));
+  const Query queries[] = {
+      {"migrate_load, nr_balance_failed 0: a fitting task leaves 0 <= r - load < r",
+       positive && fits0 && !(non_negative(r - load1) && z3::slt((r - load1).expr(), r.expr()))},
+      {"migrate_util: a fitting util leaves r - util >= 0", positive && (util <= r).expr() && !non_negative(r - util)},
+      {"migrate_task: a task leaves r - 1 >= 0", positive && !non_negative(r - one)},
+      {"migrate_load after failures: a fitting load is below (r + 1) << nr_balance_failed",
+       positive && z3::ult(failed.expr(), ctx.bv_val(64, Sym::kBits)) && detach_load_fits(load, failed, r).expr() &&
+           !z3::ult(wide_load, wide_bound)},
+      {"era 1: a fitting load is at most 2r + 1",
+       positive && detach_load_fits_v4(load, r).expr() && !(load <= r + r + one).expr()},
+  };
+  run_queries(res, queries, "detach_tasks' take", inputs, timeout_ms,
+              "proved for one take at a positive imbalance (5 queries unsat), so by induction a pass with "
+              "nr_balance_failed 0 moves at most X load, util or tasks; that the simulator's pass is that loop is "
+              "tested, not proved");
+  return res;
+}
+
 }  // namespace
 
 std::string_view sim_lemma(const Claim& claim) {
+  if (claim.kind == ClaimKind::sim_lb_pass_within_verdict) return kLbPassLemma;
   if (claim.kind == ClaimKind::sim_invariants) return kMoveInvariantsLemma;
   if (is_newidle_stop_kind(claim.kind)) return kNewidleLemma;
   return claim.features[Feature::move_task_skip_same_group] ? kMoveTaskLemma : kSimLemma;
@@ -260,6 +296,7 @@ ProofResult prove_sim(const Claim& claim, const CheckConfig& config) {
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   if (is_newidle_stop_kind(claim.kind)) return prove_newidle_stop(timeout_ms);
   if (claim.kind == ClaimKind::sim_invariants) return prove_move_invariants(timeout_ms);
+  if (claim.kind == ClaimKind::sim_lb_pass_within_verdict) return prove_lb_take(timeout_ms);
   // a sim_unobservable claim's proof is about the function its feature changes
   return claim.features[Feature::move_task_skip_same_group] ? prove_move_task(timeout_ms)
                                                             : prove_root_tg_skip(timeout_ms);

@@ -40,6 +40,16 @@ inline constexpr std::string_view kMoveInvariantsLemma =
     "forall 32-bit averages of an entity and of its old and new group's cfs_rqs (the old one's at least the "
     "entity's): detach_entity_load_avg then attach_entity_load_avg keep the two cfs_rqs' load, util and "
     "runnable averages' totals and the entity's averages";
+// lb-pass/within-verdict (both eras): one take of detach_tasks' loop
+// (prove_lb_take): the loop takes only while env->imbalance r is positive,
+// with the tests detach_load_fits / detach_load_fits_v4 (model/arith/balance.h,
+// as model/balance*.cpp call them); by induction over the takes, a pass moves
+// at most X. That the simulator's pass is that loop is tested.
+inline constexpr std::string_view kLbPassLemma =
+    "forall 0 < r < 2^63 (env->imbalance), 64-bit loads and utils, 32-bit nr_balance_failed: a load that "
+    "detach_load_fits with nr_balance_failed 0 (as max(load, 1)) leaves 0 <= r - load < r; a util <= r leaves "
+    "r - util >= 0; a task leaves r - 1 >= 0; a load that detach_load_fits fits below (r + 1) << "
+    "nr_balance_failed; era 1: a load that detach_load_fits_v4 is at most 2r + 1";
 // The lemma a simulation claim's proof states.
 std::string_view sim_lemma(const Claim& claim);
 ProofResult prove_sim(const Claim& claim, const CheckConfig& config);

@@ -226,6 +226,16 @@ template <class V> auto newidle_walk_stops(const V& pulled_task, const V& nr_run
   return stop_on_runnable ? (pulled || nr_running != V(0)) : pulled;
 }
 
+// detach_tasks' test of one task's load against what is left of
+// env->imbalance (kernel/sched/fair.c v5.15, migrate_load; LB_MIN off):
+// shr_bound(load, nr_balance_failed) <= imbalance. The loop tests only while
+// the imbalance is positive, where the kernel's long compares as unsigned.
+template <class V> auto detach_load_fits(const V& load, const V& nr_balance_failed, const V& imbalance) {
+  return (load >> min(nr_balance_failed, V(63))) <= imbalance;
+}
+// The same test in era 1 (kernel/sched/fair.c v4.4): load / 2 <= imbalance.
+template <class V> auto detach_load_fits_v4(const V& load, const V& imbalance) { return load / V(2) <= imbalance; }
+
 // shr_bound (kernel/sched/fair.c v5.15): val >> shift, the shift capped at 63.
 inline uint64_t shr_bound(uint64_t val, unsigned shift) { return val >> std::min(shift, 63u); }
 
