@@ -1,6 +1,8 @@
 #include "proofs/pelt_proofs.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <string>
 
 #include "claims/check.h"
@@ -8,6 +10,7 @@
 #include "proofs/bridge.h"
 #include "proofs/product_lemmas.h"
 #include "proofs/sym_reader.h"
+#include "proofs/table_entries.h"
 #include "proofs/symbolic.h"
 
 namespace cfsv::proofs {
@@ -22,16 +25,17 @@ uint64_t split_for(ClaimKind k) { return pelt_shape(k) == PeltShape::update ? 2 
 enum class Method {
   sat,         // one SAT query per path: the tg updates and the shares (additions, shifts, one division)
   abstracted,  // one SAT query per path with decay_load's products abstracted (proofs/product_lemmas.h)
-  sampled,     // Z3's evaluation on sampled cases: an update's products and divisions by a symbolic
-               // divider do not bit-blast in the budget, and the abstraction lacks the facts they need
+  entries,     // the updates at the long budget: per path, one SAT query per feasible combination of decay_load's
+               // table entries (proofs/table_entries.h), each exact
+  sampled,     // the updates below it, and the periodic kind: Z3's evaluation on sampled cases
 };
-Method method_for(ClaimKind k) {
+Method method_for(ClaimKind k, Budget b) {
   switch (pelt_shape(k)) {
     case PeltShape::tg:
     case PeltShape::shares: return Method::sat;
     case PeltShape::decay: return Method::abstracted;
-    case PeltShape::periodic:
-    case PeltShape::update: break;
+    case PeltShape::update: return b == Budget::long_ ? Method::entries : Method::sampled;
+    case PeltShape::periodic: break;
   }
   return Method::sampled;
 }
@@ -41,10 +45,19 @@ std::string_view sampled_why(ClaimKind k) {
   if (k == ClaimKind::pelt_periodic_util)
     return "a history of hundreds of updates is no SAT query; each case's updates run on Sym, every step folded by "
            "Z3's simplifier";
-  return "an update bit-blasted times out (64-bit products and divisions by the symbolic divider), and with "
-         "decay_load's products abstracted the lemmas do not decide it (it needs decay_load(a) + decay_load(b) <= "
-         "decay_load(a + b) and decay_load(LOAD_AVG_MAX, n)'s values)";
+  return "Z3 decides an update only with decay_load's table entry split into its values, one exact query each "
+         "(tried only at --budget long: 32 queries a path, a claim ten minutes or more, and a queued entity's paths "
+         "time out); with the products abstracted the lemmas do not decide it (it needs each product's ratio to the "
+         "others, e.g. decay_load(util_sum) against 1024 decay_load(LOAD_AVG_MAX))";
 }
+
+// Entry queries past this many in one path: the enumeration gives up (a
+// v5.15 update has 32, one per entry; v3.10 and v4.4 pair two entries).
+constexpr std::size_t kMaxEntryQueries = 1100;
+// An entry query's timeout unless --timeout sets one: a v5.15 decay-only
+// path's take up to 10 s under load, a queued entity's yN_inv[0] ones
+// (periods 32, 64, ...) run past 60 s.
+constexpr uint32_t kEntryTimeoutMs = 60'000;
 
 // Cases sampled per budget: a periodic case is a history of up to 2,000 updates.
 PerBudget<uint64_t> samples_for(ClaimKind k) {
@@ -131,6 +144,23 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
   return res;
 }
 
+// The entry split's undecided verdict `split` completed by sampling: its
+// queries and seconds kept, the paths it decided and those it did not named.
+ProofResult sampled_after(const Claim& claim, const CheckConfig& config, const ProofResult& split,
+                          const std::vector<std::string>& undecided) {
+  ProofResult res = sample_pelt(claim, config);
+  res.queries.insert(res.queries.begin(), split.queries.begin(), split.queries.end());
+  res.seconds += split.seconds;
+  if (res.outcome != Outcome::passed) return res;
+  const auto proved = std::count_if(split.queries.begin(), split.queries.end(),
+                                    [](const QueryStat& q) { return q.outcome == Outcome::proved; });
+  std::string why;
+  for (const std::string& u : undecided) why += (why.empty() ? "" : "; ") + u;
+  res.detail = "Z3 proved " + std::to_string(proved) + " of " + std::to_string(split.queries.size()) +
+               " paths exactly, one query per decay_load table entry (undecided: " + why + "); then " + res.detail;
+  return res;
+}
+
 PeltCase<uint64_t> evaluate(const PeltCase<Sym>& c, const z3::model& m) {
   PeltCase<uint64_t> out{c.era, {}};
   for (const PeltValue<Sym>& x : c.in) out.in.push_back({x.name, numeral(m.eval(x.v.expr(), true))});
@@ -149,13 +179,13 @@ std::string label(const PeltCase<Sym>& c) {
 }  // namespace
 
 ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
-  const Method method = method_for(claim.kind);
+  const Method method = method_for(claim.kind, config.budget);
   if (method == Method::sampled) return sample_pelt(claim, config);
   const uint32_t timeout_ms = config.timeout_ms ? config.timeout_ms : default_timeout_ms(config.budget);
   ProofResult res;
   std::vector<std::string> unknown;
   unsigned products = 0;
-  std::size_t lemma_queries = 0;
+  std::size_t lemma_queries = 0, entry_queries_asked = 0;
   if (method == Method::abstracted) {  // no query is asked on lemmas that are not proved
     const LemmaProof lemmas = prove_product_lemmas(timeout_ms);
     lemma_queries = lemmas.queries.size();
@@ -172,6 +202,42 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     path = reader.next();
     const std::string where = label(c);
     const z3::expr negated = reader.domain() && !pelt_holds(claim, c).expr();
+    if (method == Method::entries) {
+      const std::optional<std::vector<EntryQuery>> split =
+          entry_queries(negated, reader.domain(), timeout_ms, kMaxEntryQueries);
+      if (!split) {
+        res.queries.push_back({where + ": enumerating decay_load's table entries", Outcome::unknown, 0});
+        unknown.push_back(where + ": the enumeration of decay_load's table entries did not finish");
+        continue;
+      }
+      QueryStat stat{where, Outcome::proved, 0};
+      double slowest = 0;
+      for (const EntryQuery& q : *split) {
+        const BridgeResult br = find(q.query, config.timeout_ms ? timeout_ms : std::min(timeout_ms, kEntryTimeoutMs));
+        stat.seconds += br.seconds;
+        slowest = std::max(slowest, br.seconds);
+        ++entry_queries_asked;
+        if (br.outcome == Outcome::proved) continue;
+        stat.outcome = br.outcome;
+        stat.label = where + ", " + entry_label(q.entries);
+        res.queries.push_back(stat);
+        if (br.outcome == Outcome::unknown) {
+          unknown.push_back(stat.label + ": " + br.reason);
+          break;
+        }
+        const PeltCase<uint64_t> concrete = evaluate(c, *br.model);
+        refute_with(res, check_pelt_case(claim, concrete), [&] { return pelt_counterexample(claim, concrete); },
+                    stat.label);
+        for (const QueryStat& s : res.queries) res.seconds += s.seconds;
+        return res;
+      }
+      if (stat.outcome != Outcome::proved) continue;
+      char slow[32];
+      std::snprintf(slow, sizeof slow, "%.1f", slowest);
+      stat.label += ": " + std::to_string(split->size()) + " queries, one per table entry (slowest " + slow + " s)";
+      res.queries.push_back(stat);
+      continue;
+    }
     const BridgeResult br =
         method == Method::abstracted ? find_abstracted(negated, timeout_ms, products) : find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
@@ -182,6 +248,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     return res;
   }
   for (const QueryStat& q : res.queries) res.seconds += q.seconds;
+  if (method == Method::entries && !unknown.empty()) return sampled_after(claim, config, res, unknown);
   const std::size_t paths = res.queries.size() - lemma_queries;
   std::string detail;
   if (method == Method::abstracted) {
@@ -191,6 +258,10 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     detail.back() = ';';
     detail += " each proved over the integers (" + std::to_string(lemma_queries) + " queries unsat)";
   }
+  if (method == Method::entries)
+    detail = std::to_string(entry_queries_asked) + " queries unsat over " + std::to_string(paths) +
+             " paths: each path split on decay_load's table entries (runnable_avg_yN_inv), every product by its "
+             "entry bit-blasted exactly";
   conclude(res, unknown, Outcome::proved, detail);
   return res;
 }

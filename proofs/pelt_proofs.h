@@ -11,8 +11,10 @@ namespace cfsv::proofs {
 // run proves (proofs/product_lemmas.h); proved if every query is unsat,
 // refuted by the first model Z3 finds, re-checked on uint64_t (a model the
 // uint64_t model does not fail on is reported as a BUG, unknown). The update
-// kinds and the periodic one: Z3's evaluation of the templates on sampled
-// cases, passed (not proved) or refuted by a case.
+// kinds at the long budget: each path split on decay_load's table entries
+// (proofs/table_entries.h), one exact SAT query per entry. The update kinds
+// below it and the periodic kind: Z3's evaluation of the templates on
+// sampled cases, passed (not proved) or refuted by a case.
 ProofResult prove_pelt(const Claim& claim, const CheckConfig& config);
 
 }  // namespace cfsv::proofs

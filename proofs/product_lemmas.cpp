@@ -1,5 +1,6 @@
 #include "proofs/product_lemmas.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <unordered_map>
@@ -112,6 +113,13 @@ LemmaProof prove_product_lemmas(uint32_t timeout_ms) {
     }
   }
   return last;
+}
+
+std::vector<z3::expr> product_multipliers(const z3::expr& formula) {
+  std::vector<z3::expr> out;
+  for (const Product& p : find_products(formula))
+    if (std::none_of(out.begin(), out.end(), [&](const z3::expr& y) { return z3::eq(y, p.y); })) out.push_back(p.y);
+  return out;
 }
 
 Abstracted abstract_products(const z3::expr& formula) {

@@ -54,6 +54,9 @@ struct Abstracted {
 };
 Abstracted abstract_products(const z3::expr& formula);
 
+// The distinct multipliers Y of `formula`'s product terms, inner products first.
+std::vector<z3::expr> product_multipliers(const z3::expr& formula);
+
 // find() on `formula` with its products abstracted: proved (given the
 // lemmas) when the abstraction is unsat; refuted, with the model, only when
 // that model satisfies `formula` itself; else unknown (the lemmas do not

@@ -6,19 +6,25 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "claims/check.h"
+#include "claims/pelt_case.h"
 #include "claims/slice_trace.h"
 #include "claims/test_claims.h"
+#include "model/arith/pelt_tables.h"
 #include "model/arith/weights.h"
 #include "model/deterministic_random.h"
 #include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/claim_checks.h"
 #include "proofs/product_lemmas.h"
+#include "proofs/sym_reader.h"
+#include "proofs/table_entries.h"
 #include "proofs/proofs_test_util.h"
 #include "proofs/slice_proofs.h"
 #include "proofs/symbolic.h"
@@ -288,7 +294,7 @@ TEST(ProductLemmas, TheAbstractionProvesWhatTheLemmasImplyAndOnlyThat) {
   EXPECT_NE(weak.reason.find("do not decide"), std::string::npos) << weak.reason;
 }
 
-TEST(PeltProofs, DecayClaimsAreProvedWithTheLemmasAndTheUpdateClaimsOnlySampled) {
+TEST(PeltProofs, DecayClaimsAreProvedWithTheLemmasAndTheUpdateClaimsSampledBelowTheLongBudget) {
   for (const char* id : {"pelt-decay/bounded", "pelt-decay/monotone"}) {
     const ProofResult r = prove_smoke(id);
     EXPECT_EQ(r.outcome, Outcome::proved) << id << ": " << r.detail;
@@ -298,6 +304,60 @@ TEST(PeltProofs, DecayClaimsAreProvedWithTheLemmasAndTheUpdateClaimsOnlySampled)
   const ProofResult u = prove_smoke("pelt-util/bounded-1025");
   EXPECT_EQ(u.outcome, Outcome::passed) << u.detail;
   EXPECT_NE(u.detail.find("sampled, not proved"), std::string::npos) << u.detail;
+  EXPECT_NE(u.detail.find("tried only at --budget long"), std::string::npos) << u.detail;
+}
+
+// An update claim's first path (SymReader's first choices: era, then each
+// two-valued range), as prove_pelt states it.
+struct PeltPath {
+  PeltCase<Sym> c;
+  z3::expr domain, negated;
+};
+PeltPath first_path(const Claim& claim) {
+  SymReader reader({}, 2);
+  PeltCase<Sym> c = decode_pelt_case(reader, claim);
+  return {c, reader.domain(), reader.domain() && !pelt_holds(claim, c).expr()};
+}
+
+// The query of `split` whose only multiplier is runnable_avg_yN_inv[k].
+const EntryQuery& entry(const std::vector<EntryQuery>& split, std::size_t k) {
+  for (const EntryQuery& q : split)
+    if (q.entries == std::vector<uint64_t>{pelt_tables().yN_inv[k]}) return q;
+  throw std::runtime_error("no query for yN_inv[" + std::to_string(k) + "]");
+}
+
+TEST(PeltProofs, AV515UpdatePathSplitsIntoOneQueryPerTableEntryAndAnEntryIsProvedExactly) {
+  z3::context ctx;
+  ContextScope scope(ctx);
+  const PeltPath p = first_path(claim("pelt-util/bounded-1025"));
+  EXPECT_EQ(product_multipliers(p.negated).size(), 1u);  // every decay_load of the update crosses the same periods
+  const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->size(), 32u);  // each entry once: the enumeration finds them all and no other value
+  for (std::size_t k = 0; k < 32; ++k) EXPECT_NO_THROW(entry(*split, k)) << k;
+  const std::vector<z3::expr> by = product_multipliers(entry(*split, 12).query);
+  ASSERT_EQ(by.size(), 1u);
+  EXPECT_EQ(numeral(by[0]), pelt_tables().yN_inv[12]);  // every product is by that constant
+  const BridgeResult r = find(entry(*split, 12).query, kTimeoutMs);
+  EXPECT_EQ(r.outcome, Outcome::proved) << r.reason;
+  EXPECT_EQ(entry_label({pelt_tables().yN_inv[12]}), "yN_inv[12]");
+}
+
+TEST(PeltProofs, AnEntryQueryRefutesABoundBelowTheTruthWithACaseTheUint64ModelFails) {
+  z3::context ctx;
+  ContextScope scope(ctx);
+  Claim weaker = claim("pelt-util/bounded-1025");
+  weaker.domain.pelt.util_limit = 1000;  // a task's util_avg decays from ~1024 by 2% a period
+  const PeltPath p = first_path(weaker);
+  const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
+  ASSERT_TRUE(split.has_value());
+  const BridgeResult r = find(entry(*split, 1).query, kTimeoutMs);
+  ASSERT_EQ(r.outcome, Outcome::refuted) << r.reason;
+  PeltCase<uint64_t> concrete{p.c.era, {}};
+  for (const PeltValue<Sym>& x : p.c.in) concrete.in.push_back({x.name, numeral(r.model->eval(x.v.expr(), true))});
+  const std::optional<Counterexample> cx = check_pelt_case(weaker, concrete);
+  ASSERT_TRUE(cx.has_value());
+  EXPECT_NE(cx->summary.find("> 1000"), std::string::npos) << cx->summary;
 }
 
 // The bridge and the engine's edges.
