@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per execution of a libFuzzer target on a fixed corpus: a cost
-# that does not depend on the host's load (docs/fuzzing.md, "Measured a
+# that does not depend on the host's load (docs/fuzz-throughput.md, "Measured a
 # seventh time"). Runs the target under callgrind twice over the same inputs,
 # -runs=1 and -runs=RUNS (each input RUNS times in a row), and divides the
 # difference of the two instruction counts by the executions it adds: the
