@@ -29,12 +29,19 @@ z3::expr same(const TgUpdate& a, const TgUpdate& b) {
          a.updated.expr() == b.updated.expr();
 }
 
-// A fresh unknown, listed among a counterexample's inputs.
-Sym input(std::vector<std::pair<std::string, Sym>>& inputs, const std::string& name, unsigned bits) {
-  const Sym v = Sym::var(name.c_str(), bits);
-  inputs.push_back({name, v});
-  return v;
-}
+// One lemma's Z3 context (current while it lives) and the unknowns a
+// counterexample lists.
+struct Lemma {
+  z3::context ctx;
+  ContextScope scope{ctx};
+  std::vector<std::pair<std::string, Sym>> inputs;
+  // A fresh unknown, listed among a counterexample's inputs.
+  Sym input(const std::string& name, unsigned bits) {
+    const Sym v = Sym::var(name.c_str(), bits);
+    inputs.push_back({name, v});
+    return v;
+  }
+};
 
 // Runs the (negated) lemmas; the first refuted one becomes the
 // counterexample, with `inputs` evaluated in its model.
@@ -63,9 +70,7 @@ void run_queries(ProofResult& res, std::span<const Query> queries, std::string_v
 
 ProofResult prove_newidle_stop(uint32_t timeout_ms) {
   ProofResult res;
-  z3::context ctx;
-  ContextScope scope(ctx);
-  std::vector<std::pair<std::string, Sym>> inputs;
+  Lemma lemma;
   const Sym zero(uint64_t{0}), one(uint64_t{1});
   Sym on_going = one, off_going = one;
   // prefix: every domain the stop's walk balances, the other balances too;
@@ -73,14 +78,13 @@ ProofResult prove_newidle_stop(uint32_t timeout_ms) {
   // (the sums of six costs below 2^40 cannot wrap, so none such means the
   // stop's walk costs no more: proved termwise, which bit-blasts at once where
   // the two 64-bit sums do not)
-  z3::expr prefix = ctx.bool_val(true), more = ctx.bool_val(false);
+  z3::expr prefix = lemma.ctx.bool_val(true), more = lemma.ctx.bool_val(false);
   for (unsigned d = 0; d < kNewidleLevels; ++d) {
     const std::string n = std::to_string(d);
     // costs below 2^40 ns (zero-extended: the sum of six cannot wrap); pulled_task and nr_running only
     // compared with 0, so 8 bits say everything about them
-    const Sym c = Sym::var(("cost" + n).c_str(), 40), pulled = Sym::var(("pulled_task" + n).c_str(), 8),
-              nr = Sym::var(("nr_running" + n).c_str(), 8);
-    inputs.insert(inputs.end(), {{"cost" + n, c}, {"pulled_task" + n, pulled}, {"nr_running" + n, nr}});
+    const Sym c = lemma.input("cost" + n, 40), pulled = lemma.input("pulled_task" + n, 8),
+              nr = lemma.input("nr_running" + n, 8);
     prefix = prefix && z3::implies(on_going.expr() != zero.expr(), off_going.expr() != zero.expr());
     more = more || (select(on_going != zero, c, zero) > select(off_going != zero, c, zero)).expr();
     on_going = select(newidle_walk_stops(pulled, nr, true), zero, on_going);
@@ -90,7 +94,7 @@ ProofResult prove_newidle_stop(uint32_t timeout_ms) {
       {"the stop's domains are a prefix of the walk's", !prefix},
       {"the stop's walk costs no more, domain by domain", more},
   };
-  run_queries(res, queries, "newidle_walk_stops", inputs, timeout_ms,
+  run_queries(res, queries, "newidle_walk_stops", lemma.inputs, timeout_ms,
               "proved for the walk's stop test over 6 domains with symbolic costs, pulls and rq lengths (2 queries "
               "unsat); not proved for the simulator: that the runs first differ at such a stop, and what follows, "
               "is only tested");
@@ -136,22 +140,19 @@ ProofResult prove_root_tg_skip(uint32_t timeout_ms) {
 ProofResult prove_move_task(uint32_t timeout_ms) {
   using pelt_v5_15::SchedAvg;
   ProofResult res;
-  z3::context ctx;
-  ContextScope scope(ctx);
-  std::vector<std::pair<std::string, Sym>> inputs;
-  const auto var = [&](const std::string& name, unsigned bits) { return input(inputs, name, bits); };
-  z3::expr valid = ctx.bool_val(true);
-  const Sym pc = var("period_contrib", 10), lut = var("last_update_time", 40);
+  Lemma lemma;
+  z3::expr valid = lemma.ctx.bool_val(true);
+  const Sym pc = lemma.input("period_contrib", 10), lut = lemma.input("last_update_time", 40);
   const Sym divider = pelt_v5_15::get_pelt_divider(SchedAvg<Sym>{.period_contrib = pc});
   // A state the updates leave: each average is its sum / divider (the sum is
   // avg * divider plus a remainder below divider); the task's averages are
   // part of its cfs_rq's; util at most 1024, weights of nice -20..19.
   const auto avg_of = [&](const std::string& who, unsigned load_bits) {
     SchedAvg<Sym> a{.last_update_time = lut, .period_contrib = pc};
-    const Sym la = var(who + ".load_avg", load_bits), ua = var(who + ".util_avg", 11),
-              ra = var(who + ".runnable_avg", 11);
-    const Sym lr = var(who + ".load_sum_rest", 16), ur = var(who + ".util_sum_rest", 16),
-              rr = var(who + ".runnable_sum_rest", 16);
+    const Sym la = lemma.input(who + ".load_avg", load_bits), ua = lemma.input(who + ".util_avg", 11),
+              ra = lemma.input(who + ".runnable_avg", 11);
+    const Sym lr = lemma.input(who + ".load_sum_rest", 16), ur = lemma.input(who + ".util_sum_rest", 16),
+              rr = lemma.input(who + ".runnable_sum_rest", 16);
     valid = valid && (lr < divider).expr() && (ur < divider).expr() && (rr < divider).expr() &&
             (ua <= Sym(uint64_t{1024})).expr() && (ra <= Sym(uint64_t{1024})).expr();
     a.load_avg = la, a.util_avg = ua, a.runnable_avg = ra;
@@ -159,17 +160,17 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
     return a;
   };
   const SchedAvg<Sym> cfs0 = avg_of("cfs_rq", 24), se_avg = avg_of("se", 17);
-  const Sym w = var("se_weight", 17);
+  const Sym w = lemma.input("se_weight", 17);
   valid = valid && (w >= Sym(uint64_t{15})).expr() && (w <= Sym(uint64_t{88761})).expr() &&
           (se_avg.load_avg <= w).expr() && (se_avg.load_avg <= cfs0.load_avg).expr() &&
           (se_avg.util_avg <= cfs0.util_avg).expr() && (se_avg.runnable_avg <= cfs0.runnable_avg).expr();
   // A task's load_sum is its runnable time, unweighted: load_avg = w * load_sum / divider.
   SchedAvg<Sym> se0 = se_avg;
-  se0.load_sum = var("se.load_sum", 17);
+  se0.load_sum = lemma.input("se.load_sum", 17);
   valid = valid && (se0.load_sum <= divider).expr() && (se0.load_avg == w * se0.load_sum / divider).expr();
   // The requeue's PELT and its two tg updates.
   SchedAvg<Sym> cfs = cfs0, se = se0;
-  Sym contrib = var("tg_load_avg_contrib", 24), tg = var("tg_load_avg", 32);
+  Sym contrib = lemma.input("tg_load_avg_contrib", 24), tg = lemma.input("tg_load_avg", 32);
   const Sym contrib0 = contrib, tg0 = tg, zero(uint64_t{0});
   valid = valid && (contrib <= tg).expr();
   pelt_v5_15::detach_entity_load_avg(cfs, se);
@@ -183,8 +184,9 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
   };
   // vruntime: the task v, min_vruntime mv, and curr's and the next leftmost's
   // when there are such (signed differences, as the kernel compares them).
-  const Sym v = var("se.vruntime", 64), mv = var("min_vruntime", 64), cv = var("curr.vruntime", 64),
-            lv = var("next_leftmost.vruntime", 64), has_curr = var("has_curr", 1), has_left = var("has_left", 1);
+  const Sym v = lemma.input("se.vruntime", 64), mv = lemma.input("min_vruntime", 64),
+            cv = lemma.input("curr.vruntime", 64), lv = lemma.input("next_leftmost.vruntime", 64),
+            has_curr = lemma.input("has_curr", 1), has_left = lemma.input("has_left", 1);
   const auto after = [](const Sym& a, const Sym& b) { return SymBool(z3::sgt((a - b).expr(), 0)); };
   valid = valid && !after(mv, v).expr() && !after(mv, cv).expr() && !after(mv, lv).expr() &&
           !after(v, lv).expr();  // the task is the leftmost (a requeue that moves min_vruntime)
@@ -200,7 +202,7 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
        valid && !(contrib.expr() == contrib0.expr() && tg.expr() == tg0.expr())},
       {"the task's vruntime and min_vruntime are unchanged", valid && !(v1.expr() == v.expr() && mv1.expr() == mv.expr())},
   };
-  run_queries(res, queries, "sched_move_task into the task's own group", inputs, timeout_ms,
+  run_queries(res, queries, "sched_move_task into the task's own group", lemma.inputs, timeout_ms,
               "proved for one requeue of a queued task at one time on one cfs_rq level (3 queries unsat)");
   return res;
 }
@@ -214,19 +216,16 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
 ProofResult prove_move_invariants(uint32_t timeout_ms) {
   using pelt_v5_15::SchedAvg;
   ProofResult res;
-  z3::context ctx;
-  ContextScope scope(ctx);
-  std::vector<std::pair<std::string, Sym>> inputs;
-  const auto var = [&](const std::string& name, unsigned bits) { return input(inputs, name, bits); };
+  Lemma lemma;
   const auto avg_of = [&](const std::string& who) {
     SchedAvg<Sym> a;
-    a.period_contrib = var(who + ".period_contrib", 10);
-    a.load_avg = var(who + ".load_avg", 32), a.util_avg = var(who + ".util_avg", 32);
-    a.runnable_avg = var(who + ".runnable_avg", 32);
+    a.period_contrib = lemma.input(who + ".period_contrib", 10);
+    a.load_avg = lemma.input(who + ".load_avg", 32), a.util_avg = lemma.input(who + ".util_avg", 32);
+    a.runnable_avg = lemma.input(who + ".runnable_avg", 32);
     return a;
   };
   const SchedAvg<Sym> from0 = avg_of("old_cfs_rq"), to0 = avg_of("new_cfs_rq"), se0 = avg_of("se");
-  const Sym w = var("se_weight", 17);
+  const Sym w = lemma.input("se_weight", 17);
   const z3::expr valid = (w >= Sym(uint64_t{2})).expr() && (se0.load_avg <= from0.load_avg).expr() &&
                          (se0.util_avg <= from0.util_avg).expr() && (se0.runnable_avg <= from0.runnable_avg).expr();
   SchedAvg<Sym> from = from0, to = to0, se = se0;
@@ -242,7 +241,7 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
        valid && !(se.load_avg.expr() == se0.load_avg.expr() && se.util_avg.expr() == se0.util_avg.expr() &&
                   se.runnable_avg.expr() == se0.runnable_avg.expr())},
   };
-  run_queries(res, queries, "a group move's detach and attach", inputs, timeout_ms,
+  run_queries(res, queries, "a group move's detach and attach", lemma.inputs, timeout_ms,
               "proved for a group move's PELT detach and attach over symbolic 32-bit averages (2 queries unsat); "
               "the invariants themselves are checked on runs, which Z3 does not make: tested, not proved");
   return res;
@@ -252,14 +251,12 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
 // r > 0, with the tests the simulator runs (model/arith/balance.h).
 ProofResult prove_lb_take(uint32_t timeout_ms) {
   ProofResult res;
-  z3::context ctx;
-  ContextScope scope(ctx);
-  std::vector<std::pair<std::string, Sym>> inputs;
-  const Sym r = input(inputs, "imbalance", 64), load = input(inputs, "load", 64), util = input(inputs, "util", 64),
-            failed = input(inputs, "nr_balance_failed", 32);
+  Lemma lemma;
+  const Sym r = lemma.input("imbalance", 64), load = lemma.input("load", 64), util = lemma.input("util", 64),
+            failed = lemma.input("nr_balance_failed", 32);
   const Sym zero(uint64_t{0}), one(uint64_t{1});
-  const z3::expr positive = z3::sgt(r.expr(), ctx.bv_val(0, Sym::kBits));
-  const auto non_negative = [&](const Sym& v) { return z3::sge(v.expr(), ctx.bv_val(0, Sym::kBits)); };
+  const z3::expr positive = z3::sgt(r.expr(), lemma.ctx.bv_val(0, Sym::kBits));
+  const auto non_negative = [&](const Sym& v) { return z3::sge(v.expr(), lemma.ctx.bv_val(0, Sym::kBits)); };
   const Sym load1 = select(load == zero, one, load);  // max_t(unsigned long, task_h_load(p), 1)
   const z3::expr fits0 = detach_load_fits(load1, zero, r).expr();
   // below (r + 1) << f, as a 128-bit product so that nothing wraps
@@ -271,12 +268,12 @@ ProofResult prove_lb_take(uint32_t timeout_ms) {
       {"migrate_util: a fitting util leaves r - util >= 0", positive && (util <= r).expr() && !non_negative(r - util)},
       {"migrate_task: a task leaves r - 1 >= 0", positive && !non_negative(r - one)},
       {"migrate_load after failures: a fitting load is below (r + 1) << nr_balance_failed",
-       positive && z3::ult(failed.expr(), ctx.bv_val(64, Sym::kBits)) && detach_load_fits(load, failed, r).expr() &&
-           !z3::ult(wide_load, wide_bound)},
+       positive && z3::ult(failed.expr(), lemma.ctx.bv_val(64, Sym::kBits)) &&
+           detach_load_fits(load, failed, r).expr() && !z3::ult(wide_load, wide_bound)},
       {"era 1: a fitting load is at most 2r + 1",
        positive && detach_load_fits_v4(load, r).expr() && !(load <= r + r + one).expr()},
   };
-  run_queries(res, queries, "detach_tasks' take", inputs, timeout_ms,
+  run_queries(res, queries, "detach_tasks' take", lemma.inputs, timeout_ms,
               "proved for one take at a positive imbalance (5 queries unsat), so by induction a pass with "
               "nr_balance_failed 0 moves at most X load, util or tasks; that the simulator's pass is that loop is "
               "tested, not proved");
