@@ -81,5 +81,9 @@ void update_cpu_load_active(Sched& s, CpuId cpu);
 void update_idle_cpu_load(Sched& s, CpuId cpu);
 uint64_t weighted_cpuload(const Sched& s, CpuId cpu);
 int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing);
+// v3.10: update_h_load, every live group's h_load on cpu once a jiffy per rq,
+// and task_h_load_era1, which reads it (other eras: select_rq.h's task_h_load).
+void update_h_load(Sched& s, CpuId cpu);
+uint64_t task_h_load_era1(const Sched& s, TaskId p);
 
 }  // namespace cfsv::lb

@@ -18,6 +18,37 @@
 
 namespace cfsv::lb {
 
+// update_h_load (kernel/sched/fair.c v3.10): once a jiffy per rq, every live
+// group's h_load on cpu, top down (walk_tg_tree with tg_load_down; a parent
+// group is always older than its children): the root's is the rq's
+// load.weight, a group's its parent's h_load times its entity's weight over
+// the parent's weight + 1.
+void update_h_load(Sched& s, CpuId cpu) {
+  const uint64_t now = jiffies(s);
+  if (s.rq[cpu].h_load_throttle == now) return;
+  s.rq[cpu].h_load_throttle = now;
+  for (const GroupId g : s.tg.ids()) {
+    const TaskGroup& tg = s.tg[g];
+    if (tg.dead) continue;
+    CfsRq& c = s.cfs[tg.cfs_rq[cpu]];
+    if (!c.group_se) {
+      c.h_load = c.load().weight;
+      continue;
+    }
+    const SchedEntity& gse = s.se[c.group_se];
+    const CfsRq& parent = s.cfs[gse.cfs_rq];
+    c.h_load = parent.h_load * gse.load.weight / (parent.load().weight + 1);
+  }
+}
+// task_h_load (kernel/sched/fair.c v3.10): the task's weight times its
+// cfs_rq's h_load, as update_h_load last left it, over the cfs_rq's weight +
+// 1. v4.4's is select_rq.h's task_h_load.
+uint64_t task_h_load_era1(const Sched& s, TaskId p) {
+  if (!s.era.pelt_v3) return task_h_load(s, p);
+  const SchedEntity& e = s.se[s.tasks[p].se];
+  return e.load.weight * s.cfs[e.cfs_rq].h_load / (s.cfs[e.cfs_rq].load().weight + 1);
+}
+
 namespace {
 
 using F = SdFlag;
@@ -57,37 +88,6 @@ void update_cpu_load(CpuLoadV4& cl, uint64_t this_load, uint64_t pending) {
     const uint64_t new_load = this_load > old_load ? this_load + scale - 1 : this_load;
     cl.load[i] = (old_load * (scale - 1) + new_load) >> i;
   }
-}
-
-// update_h_load (kernel/sched/fair.c v3.10): once a jiffy per rq, every live
-// group's h_load on cpu, top down (walk_tg_tree with tg_load_down; a parent
-// group is always older than its children): the root's is the rq's
-// load.weight, a group's its parent's h_load times its entity's weight over
-// the parent's weight + 1.
-void update_h_load(Sched& s, CpuId cpu) {
-  const uint64_t now = jiffies(s);
-  if (s.rq[cpu].h_load_throttle == now) return;
-  s.rq[cpu].h_load_throttle = now;
-  for (const GroupId g : s.tg.ids()) {
-    const TaskGroup& tg = s.tg[g];
-    if (tg.dead) continue;
-    CfsRq& c = s.cfs[tg.cfs_rq[cpu]];
-    if (!c.group_se) {
-      c.h_load = c.load().weight;
-      continue;
-    }
-    const SchedEntity& gse = s.se[c.group_se];
-    const CfsRq& parent = s.cfs[gse.cfs_rq];
-    c.h_load = parent.h_load * gse.load.weight / (parent.load().weight + 1);
-  }
-}
-// task_h_load (kernel/sched/fair.c v3.10): the task's weight times its
-// cfs_rq's h_load, as update_h_load last left it, over the cfs_rq's weight +
-// 1. v4.4's is select_rq.h's task_h_load.
-uint64_t task_h_load_era1(const Sched& s, TaskId p) {
-  if (!s.era.pelt_v3) return task_h_load(s, p);
-  const SchedEntity& e = s.se[s.tasks[p].se];
-  return e.load.weight * s.cfs[e.cfs_rq].h_load / (s.cfs[e.cfs_rq].load().weight + 1);
 }
 
 // source_load / target_load (kernel/sched/fair.c v4.4): with LB_BIAS, a low

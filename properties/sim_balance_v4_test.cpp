@@ -10,6 +10,7 @@
 
 #include "claims/sim_diff.h"
 #include "model/arith/balance_v4.h"
+#include "model/balance_lb.h"
 #include "model/sim.h"
 #include "model/wasted.h"
 #include "properties/scenario_test_util.h"
@@ -238,6 +239,47 @@ TEST(LoadBalanceV4, TheProfilesChooseTheEra) {
   EXPECT_TRUE(Sim(parse_ok("kernel v4.4\nrun 1ms\n")).sched().era.balance_v4);
   EXPECT_FALSE(Sim(parse_ok("kernel v5.15\nrun 1ms\n")).sched().era.balance_v4);
   EXPECT_FALSE(Sim(parse_ok("kernel v4.4\nfeature balance_v4_4=off\nrun 1ms\n")).sched().era.balance_v4);
+}
+
+// update_h_load (v3.10): every live group's h_load on a CPU, top down, at
+// most once a jiffy per rq (rq->h_load_throttle); task_h_load reads it with
+// the task's weight. Groups /a and /a/b on one CPU (no balancing ran): the
+// first call computes from the current weights, a second in the same jiffy
+// keeps the figures though a group entity's weight changed, the next jiffy
+// recomputes.
+TEST(UpdateHLoadV3_10, GroupsHLoadIsComputedOnceAJiffyPerRq) {
+  Sim sim(parse_ok("kernel v3.10\ngroup /a\ngroup /a/b shares=512\ntask x group=/a/b run=busy\n"
+                   "task y group=/a run=busy\ntask z run=busy\nrun 50ms\n"));
+  sim.run();
+  Sched& s = sim.mutable_sched();  // the run is over: the test changes it
+  const CpuId cpu(0);
+  ASSERT_EQ(s.rq[cpu].h_load_throttle, kNoJiffy);
+  const CfsRq& root = s.cfs[s.rq[cpu].cfs];
+  const CfsRq& qa = s.cfs[s.tg[sim.group_index("/a")].cfs_rq[cpu]];
+  const CfsRq& qb = s.cfs[s.tg[sim.group_index("/a/b")].cfs_rq[cpu]];
+  SchedEntity& eb = s.se[qb.group_se];
+  const auto fresh = [&] {  // tg_load_down's figures from the current weights
+    const uint64_t ha = root.load().weight * s.se[qa.group_se].load.weight / (root.load().weight + 1);
+    return std::pair{ha, ha * eb.load.weight / (qa.load().weight + 1)};
+  };
+  lb::update_h_load(s, cpu);
+  EXPECT_EQ(s.rq[cpu].h_load_throttle, jiffies(s));
+  EXPECT_EQ(root.h_load, root.load().weight);
+  const auto [ha, hb] = fresh();
+  EXPECT_EQ(qa.h_load, ha);
+  EXPECT_EQ(qb.h_load, hb);
+  EXPECT_GT(hb, 0u);
+  const TaskId x = sim.task_index("x");
+  EXPECT_EQ(lb::task_h_load_era1(s, x), s.se[s.tasks[x].se].load.weight * hb / (qb.load().weight + 1));
+
+  eb.load.weight /= 2;
+  ASSERT_NE(fresh().second, hb);
+  lb::update_h_load(s, cpu);  // the same jiffy: throttled
+  EXPECT_EQ(qb.h_load, hb);
+  s.now += s.tun.tick_ns();
+  lb::update_h_load(s, cpu);
+  EXPECT_EQ(qb.h_load, fresh().second);
+  EXPECT_EQ(s.rq[cpu].h_load_throttle, jiffies(s));
 }
 
 // The Group Imbalance scenario (examples/wasted_group_imbalance.scn): under
