@@ -24,7 +24,8 @@ struct Plan {
   uint32_t timeout_ms;
 };
 
-// smoke and ci are deterministic (-runs with -seed); long is time-bound. A
+// smoke and ci are reproducible (-runs with -seed; FuzzRun::reproducible_from);
+// long is time-bound. A
 // PELT update costs ~25 us under ASan (a slice case ~5 us): a sixth of the runs;
 // a balancing case (three verdicts) ~50 us: a tenth; a periodic PELT history
 // (hundreds of updates) ~100 us: a thirtieth; a simulation-differential case
@@ -75,11 +76,13 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   TempDir tmp("cfsv-fuzz-claim-");
   std::string err;
   const std::string corpus = tmp.path() + "/corpus", artifacts = tmp.path() + "/artifacts";
-  if (!tmp.ok() || !copy_corpus(seed_corpus_dir(target), corpus, &err) || !copy_corpus("", artifacts, &err)) {
+  const Plan plan = plan_for(config.budget, claim.kind);
+  const bool reproducible = plan.runs != 0;  // smoke, ci: the seeds as -seed_inputs, not copied
+  if (!tmp.ok() || !copy_corpus(reproducible ? "" : seed_corpus_dir(target), corpus, &err) ||
+      !copy_corpus("", artifacts, &err)) {
     r.detail = "cannot set up a working directory: " + (tmp.ok() ? err : "mkdtemp failed");
     return r;
   }
-  const Plan plan = plan_for(config.budget, claim.kind);
   FuzzRun run;
   run.exe = exe;
   run.corpus = {corpus};
@@ -88,6 +91,7 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   run.seed = libfuzzer_seed(config.seed);
   run.runs = plan.runs;
   run.max_total_time = plan.max_total_time;
+  if (reproducible) run.reproducible_from = seed_corpus_dir(target);
   run.claim = std::string(claim.id);
   run.budget = std::string(to_string(config.budget));
   run.timeout = std::chrono::milliseconds(config.timeout_ms ? config.timeout_ms : plan.timeout_ms);

@@ -3,6 +3,7 @@
 // target's input written back as a scenario file, and fuzz::check_claim and
 // -merge (against the clang build when CFSV_TEST_LIBFUZZER=1).
 // Plain main(): every failed CHECK is printed; exit 1.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -239,6 +240,40 @@ void check_claim_tests() {
   tiny.timeout_ms = 1500;  // far below the long budget: must be killed, not hang
   r = check_claim(*base, tiny);
   CHECK(r.verdict == Verdict::unknown && contains(r.detail, "timed out") && r.seconds < 10);
+
+  // A reproducible run (claim checks at smoke and ci) makes the same
+  // executions in every process: fuzz_sim_claims, whose coverage moved with
+  // ASLR (UBSan's vptr cache) and whose campaign with the seeds copied and
+  // comparison-table mutations on differed from run to run, prints the same
+  // progress lines twice, and from a copy of its seeds elsewhere (400
+  // executions: without it, runs parted before the 100th).
+  TempDir runs("cfsv-engine-test-");
+  const auto progress_of = [&](const std::string& name, const std::string& seeds) {
+    FuzzRun run;
+    run.exe = default_bin_dir() + "/fuzz_sim_claims";
+    run.work_dir = runs.path();
+    run.corpus = {runs.path() + "/" + name};
+    run.artifact_dir = runs.path() + "/" + name + "-crashes";
+    std::filesystem::create_directories(run.corpus.front());
+    std::filesystem::create_directories(run.artifact_dir);
+    run.runs = 400;
+    run.reproducible_from = seeds;
+    std::string lines;
+    run.on_progress = [&](const FuzzProgress& p) {  // not "pulse": printed 2 s on
+      if (p.event != "pulse") lines += std::to_string(p.execs) + " " + p.event + " " + std::to_string(p.cov) + " " +
+               std::to_string(p.corpus_units) + "\n";
+    };
+    const FuzzOutcome o = run_libfuzzer(run);
+    CHECK(o.process.ok() && !o.crashed);
+    return lines;
+  };
+  const std::string moved = runs.path() + "/seeds";
+  std::filesystem::copy(seed_corpus_dir("fuzz_sim_claims"), moved);
+  const std::string first = progress_of("a", seed_corpus_dir("fuzz_sim_claims"));
+  std::printf("reproducible: %zu progress lines\n", static_cast<std::size_t>(std::count(first.begin(), first.end(), '\n')));
+  CHECK(std::count(first.begin(), first.end(), '\n') > 20);
+  CHECK(progress_of("b", seed_corpus_dir("fuzz_sim_claims")) == first);
+  CHECK(progress_of("c", moved) == first);
 
   // -merge=1 through the runner: the seed corpus into an empty directory keeps
   // the inputs that add coverage (at least one, at most all); merging the same

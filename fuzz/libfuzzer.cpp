@@ -194,6 +194,17 @@ FuzzOutcome run_libfuzzer(const FuzzRun& run) {
   if (run.max_total_time) a.push_back("-max_total_time=" + std::to_string(run.max_total_time));
   if (run.jobs > 1 || run.keep_going) a.push_back("-fork=" + std::to_string(std::max(run.jobs, 1u)));
   if (run.keep_going) a.push_back("-ignore_crashes=1");
+  if (run.reproducible_from) {
+    a.insert(a.end(), {"-use_cmp=0", "-reload=0"});
+    std::vector<std::string> seeds;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(*run.reproducible_from, ec))
+      if (e.is_regular_file()) seeds.push_back(e.path().string());
+    std::sort(seeds.begin(), seeds.end());
+    std::string list;
+    for (const std::string& f : seeds) list += (list.empty() ? "" : ",") + f;
+    if (!list.empty()) a.push_back("-seed_inputs=" + list);
+  }
   a.push_back("-artifact_prefix=" + (fs::path(run.artifact_dir) / "").string());
   a.push_back("-print_final_stats=1");
   a.emplace_back(kPerInputTimeout);

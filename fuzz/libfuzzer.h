@@ -65,6 +65,13 @@ struct FuzzRun {
   bool keep_going = false;            // go on after a crash: -fork with -ignore_crashes=1
   std::optional<std::string> claim;   // CFSV_CLAIM; nullopt: unset
   std::optional<std::string> budget;  // CFSV_BUDGET; nullopt: unset (the target's default)
+  // Set: a reproducible run, the same executions in every process, seeded
+  // from this directory (-runs and -seed fix the rest). Its files go in as
+  // -seed_inputs in name order: libFuzzer runs a directory's equal-size
+  // files in the order the file system lists them. -use_cmp=0: the table of
+  // recent comparisons holds pointers, which ASLR moves. -reload=0: a reload
+  // is timed. The build's part: -fno-sanitize=vptr (fuzz/CMakeLists.txt).
+  std::optional<std::string> reproducible_from;
   std::chrono::milliseconds timeout{60'000};
   std::function<void(const FuzzProgress&)> on_progress;
   std::function<void(std::string_view)> on_line;
