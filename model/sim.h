@@ -13,12 +13,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory_resource>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "event_queue.h"
@@ -194,9 +194,17 @@ class Sim {
   Scenario sc_;
   SimOptions opt_;
   Sched s_;
-  std::pmr::unsynchronized_pool_resource names_pool_;  // the two maps' nodes, kept by reset()
-  std::pmr::map<std::string, TaskId, std::less<>> task_by_name_{&names_pool_};
-  std::pmr::map<std::string, GroupId, std::less<>> group_by_path_{&names_pool_};
+  // Names to ids, hashed: a lookup compares one name, not a tree path's worth
+  // (each a memcmp, which libFuzzer intercepts). Never iterated: no output
+  // depends on their order.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class Id> using NameMap = std::pmr::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
+  std::pmr::unsynchronized_pool_resource names_pool_;  // the two maps' nodes and buckets, kept by reset()
+  NameMap<TaskId> task_by_name_{&names_pool_};
+  NameMap<GroupId> group_by_path_{&names_pool_};
   EventQueue events_;
   Topology topo_for_;        // the machine s_.topo was built for
   bool topo_built_ = false;
