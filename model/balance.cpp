@@ -274,10 +274,11 @@ bool need_active_balance(const Sched& s, const LbEnv& env) {
 }
 
 // should_we_balance (v5.15): newidle always; else only the group's first
-// idle CPU, or its balance CPU when none is idle.
+// idle CPU, or its balance CPU when none is idle. Every CPU with the paper's
+// Scheduling Group Construction fix (its patch returns 1).
 bool should_we_balance(const Sched& s, const LbEnv& env) {
   if (!env.cpus.test(env.dst_cpu.index())) return false;
-  if (env.idle == Idle::newly_idle) return true;
+  if (env.idle == Idle::newly_idle || s.features[Feature::wasted_cores_group_construction]) return true;
   const SchedGroup& sg = env.sd->groups.front();
   for (const CpuId c : each_cpu(sg.balance_mask & env.cpus))
     if (idle_cpu(s, c)) return c == env.dst_cpu;

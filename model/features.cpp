@@ -45,6 +45,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::lb_min, "lb_min", "era 1: detach_tasks skips tasks of load below 16 until a balance failed (LB_MIN, off by default)", kKeep},
     {F::wasted_cores_min_load, "wasted_cores_min_load", "era 1: the Wasted Cores paper's Group Imbalance fix (Lozi et al., EuroSys 2016): find_busiest_group compares the groups' least loaded CPUs instead of their average loads; imbalance half the gap between busiest's most and local's least loaded CPU (off in every profile)", kKeep},
     {F::wasted_cores_wakeup_idle, "wasted_cores_wakeup_idle", "with kernel_placement: the Wasted Cores paper's Overload-on-Wakeup fix (Lozi et al., EuroSys 2016): a waking task goes to its previous CPU if that runs nothing, else to the allowed CPU that has idled longest anywhere, before select_task_rq_fair's usual path (off in every profile)", kKeep},
+    {F::wasted_cores_group_construction, "wasted_cores_group_construction", "the Wasted Cores paper's Scheduling Group Construction fix (Lozi et al., EuroSys 2016): era 1's build_overlap_sched_groups builds the CPU's own group first, then walks from CPU 0 (v5.15 builds from the CPU anyway), and should_we_balance lets every CPU balance (off in every profile)", kKeep},
     {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); on in v6.4, off in the older profiles", kVary},
 }};
 

@@ -50,6 +50,7 @@ enum class Feature : unsigned {
   lb_min,                     // sched_feat LB_MIN (v3.10..v5.4, off): detach_tasks skips tasks of load < 16
   wasted_cores_min_load,      // era 1: groups compared by their least loaded CPU (Lozi et al., EuroSys 2016; never merged)
   wasted_cores_wakeup_idle,   // a wakeup goes to the longest-idle CPU anywhere (Lozi et al., EuroSys 2016; never merged)
+  wasted_cores_group_construction,  // each CPU's NUMA group first, every CPU balances (Lozi et al., EuroSys 2016)
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   count_
 };

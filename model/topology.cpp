@@ -135,7 +135,8 @@ struct Tl {
 
 class Builder {
  public:
-  Builder(const Topology& t, TopologyEra e) : t_(t), e_(e), era_(era_of(e)), n_(t.nr_cpus()) {}
+  Builder(const Topology& t, TopologyEra e, bool own_first)
+      : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()) {}
 
   SchedTopology build() {
     SchedTopology st;
@@ -317,6 +318,15 @@ class Builder {
     return from_first(std::move(gs), mine);
   }
 
+  // The order build_overlap_sched_groups visits the span in: v5.15 from the
+  // CPU round (for_each_cpu_wrap), era 1 from CPU 0 (for_each_cpu); with the
+  // paper's fix the CPU first, then from CPU 0 (its second visit is covered).
+  std::vector<unsigned> overlap_walk(const CpuMask& span, unsigned me) const {
+    std::vector<unsigned> order = cpus_from(span, e_ == TopologyEra::v5_15 ? me : 0, n_);
+    if (own_first_ && e_ != TopologyEra::v5_15) order.insert(order.begin(), me);
+    return order;
+  }
+
   // build_overlap_sched_groups: a group per CPU not yet covered, spanning
   // that CPU's child domain; the balance mask is the CPUs that would end up
   // at that group (build_group_mask, build_balance_mask).
@@ -326,7 +336,7 @@ class Builder {
     CpuMask covered;
     std::vector<SchedGroup> gs;
     std::optional<std::size_t> first;
-    for (unsigned i : cpus_from(span, e_ == TopologyEra::v5_15 ? me : 0, n_)) {
+    for (unsigned i : overlap_walk(span, me)) {
       if (covered[i] || !spans(i, l, i)) continue;
       std::size_t s = l;  // the sibling's level
       if (e_ == TopologyEra::v5_15 && l > 0 && !subset(at(i, l - 1)->span, span)) {
@@ -414,6 +424,7 @@ class Builder {
 
   const Topology& t_;
   TopologyEra e_;
+  bool own_first_;  // era 1 with the paper's fix: each CPU's own overlapping group built first
   const Era& era_;
   unsigned n_;
   std::vector<unsigned> numa_distances_;
@@ -444,6 +455,10 @@ unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
   return v;
 }
 
-SchedTopology build_sched_topology(const Topology& t, TopologyEra era) { return Builder(t, era).build(); }
+SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first) {
+  SchedTopology st = Builder(t, era, own_group_first).build();
+  st.own_group_first = own_group_first && era != TopologyEra::v5_15;
+  return st;
+}
 
 }  // namespace cfsv

@@ -85,6 +85,7 @@ struct SchedDomain {
 
 struct SchedTopology {
   TopologyEra era = TopologyEra::v5_15;
+  bool own_group_first = false;  // era 1 with wasted_cores_group_construction (v5.15 builds it first anyway)
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
   IdVec<CpuId, std::vector<SchedDomain>> sd;  // per CPU, bottom-up (rq->sd first)
@@ -99,7 +100,9 @@ struct SchedTopology {
 
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain
 // (degenerate domains removed) for each.
-SchedTopology build_sched_topology(const Topology& t, TopologyEra era);
+// own_group_first: era 1 builds each CPU's own overlapping group first, then
+// from CPU 0 (the feature wasted_cores_group_construction).
+SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false);
 
 // The era's names of the flags in s, in bit order.
 std::vector<std::string_view> sd_flag_names(TopologyEra e, const SdFlags& s);

@@ -132,6 +132,30 @@ TEST(WastedCores, SchedulingGroupConstructionStrandsANodeUnderEra1) {
   EXPECT_LE(run_wasted(sc).total, 100 * kMs);
 }
 
+// The authors' fix for it (wasted_cores_group_construction, their patch for
+// 4.1): each CPU's own overlapping group built first, then the walk from
+// CPU 0, and every CPU balances (should_we_balance returns 1). Node 1's
+// 2-hop groups become its 1-hop domain (nodes 0-2) and node 3's (nodes 2, 3,
+// 0); its CPUs pull two threads. 286 ms wasted, was 3980.
+TEST(WastedCores, TheGroupConstructionFixSpreadsTheThreadsUnderV4_4) {
+  const ParseResult r = load_scenario_file(CFSV_REGRESSIONS_DIR "/../examples/wasted_group_construction.scn");
+  ASSERT_TRUE(std::holds_alternative<Scenario>(r));
+  const Scenario sc = with_overrides(std::get<Scenario>(r), {{Feature::wasted_cores_group_construction, true}});
+  const Sim sim(sc);
+  const std::vector<SchedGroup>& top = sim.sched().topo.sd[CpuId(2)].back().groups;
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0].span, CpuMask(0b00111111));  // CPU 2's own 1-hop domain first
+  EXPECT_EQ(top[1].span, CpuMask(0b11110011));
+  const std::vector<SchedGroup>& cpu0 = sim.sched().topo.sd[CpuId(0)].back().groups;
+  ASSERT_EQ(cpu0.size(), 2u);
+  EXPECT_EQ(cpu0[0].span, CpuMask(0b11001111));  // nodes 3, 0, 1
+  EXPECT_EQ(cpu0[1].span, CpuMask(0b11111100));  // then from CPU 0: CPU 4's, nodes 1-3
+  EXPECT_LE(run_wasted(sc).total, 400 * kMs);
+  Scenario v515 = sc;  // the groups as v5.15 builds them anyway
+  v515.kernel = "v5.15";
+  EXPECT_EQ(Sim(v515).sched().topo.sd[CpuId(2)].back().groups[0].span, CpuMask(0b00111111));
+}
+
 RC_GTEST_PROP(WastedCores, NeverMoreThanTheIdleTimeAndNoneWhenEveryTaskIsPinnedOrOneCpu, ()) {
   Scenario sc = *simgen::gen_sim_scenario_with_ops(20);
   const bool pin = *rc::gen::arbitrary<bool>();
