@@ -57,6 +57,7 @@ int cmd_topology(int argc, char** argv) {
   bool json = false, files = false;
   std::string kernel;
   std::vector<std::string> args;
+  std::vector<std::pair<Feature, bool>> overrides;
   ArgParser p("topology",
               "Prints the sched domains and groups that a kernel era builds for a topology, per CPU, as its\n"
               "kernel log shows them with sched_debug (sched_domain_debug), or the per-domain files. The\n"
@@ -66,6 +67,9 @@ int cmd_topology(int argc, char** argv) {
   p.flag("files", &files,
          "print the files of /proc/sys/kernel/sched_domain (v3.10, v4.4) or /sys/kernel/debug/sched/domains (v5.15) "
          "as `grep . cpu*/domain*/* | sort -V` does");
+  p.option("feature", feature_override(&overrides), "NAME=on|off",
+           "override a feature after the file's `feature` lines (repeatable; wasted_cores_group_construction is "
+           "the one that changes the groups)");
   p.flag("json", &json, "print JSON on stdout instead");
   p.positionals("FILE|SPEC", &args, "a scenario file, or a topology statement's text", 1, 1);
   if (auto rc = p.parse(argc, argv)) return *rc;
@@ -74,6 +78,7 @@ int cmd_topology(int argc, char** argv) {
 
   Topology t;
   std::string profile = kernel.empty() ? std::string(kDefaultProfile) : kernel;
+  std::vector<std::pair<Feature, bool>> features;  // the file's, then --feature
   if (args[0].find('=') != std::string::npos) {
     auto r = parse_topology_spec(args[0], "<topology>");
     if (auto* e = std::get_if<ParseError>(&r)) return std::cerr << e->to_string() << '\n', 2;
@@ -83,8 +88,14 @@ int cmd_topology(int argc, char** argv) {
     if (!sc) return 2;
     t = sc->topology;
     if (kernel.empty()) profile = sc->kernel;
+    features = sc->feature_overrides;
   }
-  const SchedTopology st = build_sched_topology(t, topology_era(profile));
+  features.insert(features.end(), overrides.begin(), overrides.end());
+  const Profile* pr = profile_by_name(profile);
+  FeatureSet fs = (pr ? *pr : default_profile()).features;
+  for (const auto& [f, on] : features) fs.set(f, on);
+  const SchedTopology st =
+      build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction]);
   if (json) {
     JsonWriter j(std::cout);
     write_json(j, t, st);

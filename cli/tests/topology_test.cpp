@@ -53,6 +53,35 @@ TEST(CliTopology, ExampleFileInEachEra) {
             std::string::npos);
 }
 
+// --feature wasted_cores_group_construction=on (and the file's feature
+// lines): era 1 builds the CPU's own group first (docs/wasted-cores.md).
+TEST(CliTopology, TheGroupConstructionFixBuildsTheCpusOwnGroupFirst) {
+  const std::string scn = source("examples/wasted_group_construction.scn");
+  const auto cpu2 = [](const std::string& out) {  // CPU 2's block
+    const std::size_t at = out.find("CPU2 attaching");
+    return out.substr(at, out.find("CPU3 attaching") - at);
+  };
+  const Output before = cfsv({"topology", scn});
+  ASSERT_EQ(before.code, 0) << before.err;
+  EXPECT_NE(cpu2(before.out).find("   groups: 2-3 (cpu_capacity = 2048) 4-5 (cpu_capacity = 2048) 0-1 "
+                                  "(cpu_capacity = 2048)\n   domain 2: span 0-7 level NUMA\n"
+                                  "    groups: 0-3,6-7 (cpu_capacity = 6144) 2-7 (cpu_capacity = 6144)\n"),
+            std::string::npos)
+      << before.out;
+  const Output fixed = cfsv({"topology", "--feature", "wasted_cores_group_construction=on", scn});
+  ASSERT_EQ(fixed.code, 0) << fixed.err;
+  // its own group, then the walk from CPU 0
+  EXPECT_NE(cpu2(fixed.out).find("   groups: 2-3 (cpu_capacity = 2048) 0-1 (cpu_capacity = 2048) 4-5 "
+                                 "(cpu_capacity = 2048)\n   domain 2: span 0-7 level NUMA\n"
+                                 "    groups: 0-5 (cpu_capacity = 6144) 0-1,4-7 (cpu_capacity = 6144)\n"),
+            std::string::npos)
+      << fixed.out;
+  const std::string file =
+      test::write_temp(".scn", test::read_file(scn) + "feature wasted_cores_group_construction=on\n");
+  EXPECT_EQ(cfsv({"topology", file}).out, fixed.out);
+  EXPECT_EQ(cfsv({"topology", "--feature", "no_such_feature=on", scn}).code, 2);
+}
+
 TEST(CliTopology, JsonMatchesItsSchema) {
   const std::vector<std::vector<std::string>> cases = {
       {source("examples/two_socket_numa.scn")},
