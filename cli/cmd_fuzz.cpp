@@ -158,7 +158,7 @@ bool report_crash(const fuzz::FuzzRun& run, const std::string& target, const std
 }  // namespace
 
 int cmd_fuzz(int argc, char** argv) {
-  bool list = false, keep_going = false, merge = false, progress = false, quiet = false;
+  bool list = false, keep_going = false, merge = false, progress = false, quiet = false, reproducible = false;
   uint64_t seconds = 60, jobs = 1, seed = 1, runs = 0, minimize_s = 10;
   std::string corpus, crashes, claim, bin_dir = fuzz::default_bin_dir();
   std::vector<std::string> pos, given;
@@ -177,6 +177,9 @@ int cmd_fuzz(int argc, char** argv) {
       .option("crashes", &crashes, "DIR", "where crash inputs go (default cfsv-fuzz/<target>/crashes)")
       .option("seed", &seed, "N", "libFuzzer seed (default 1; printed)")
       .option("runs", &runs, "N", "stop after N executions (default: only the time budget)")
+      .flag("reproducible", &reproducible,
+            "the same executions on every machine: from the seed corpus, -use_cmp=0 -reload=0 (docs/fuzzing.md, "
+            "\"What a seed fixes\"); one job, a new working corpus")
       .option("claim", &claim, "ID",
               "for fuzz_slice_claims, fuzz_pelt_claims, fuzz_sim_claims and fuzz_balance_claims: the claim, or a "
               "family of claims, to check (CFSV_CLAIM)")
@@ -195,6 +198,8 @@ int cmd_fuzz(int argc, char** argv) {
   if (seconds == 0) return ap.error("--time: must be at least 1 second");
   if (jobs == 0 || jobs > 256) return ap.error("--jobs: must be 1..256");
   if (progress && quiet) return ap.error("--progress and --quiet contradict each other");
+  if (reproducible && (jobs > 1 || keep_going))
+    return ap.error("--reproducible runs one process: not with --jobs or --keep-going (libFuzzer's fork mode)");
   std::optional<std::string> claim_env;
   if (!claim.empty()) {
     const std::vector<const Claim*> named = select_claims(claim);
@@ -232,7 +237,11 @@ int cmd_fuzz(int argc, char** argv) {
   std::string err;
   const std::string seeds = fuzz::seed_corpus_dir(*target);
   const bool seeding = !fs::exists(corpus, ec) || fuzz::count_files(corpus) == 0;
-  if (!fuzz::copy_corpus(seeding ? seeds : "", corpus, &err) || !fuzz::copy_corpus("", crashes, &err))
+  if (reproducible && !seeding)
+    return ap.error("--reproducible starts from the seed corpus: the working corpus " + corpus +
+                    " is not empty (--corpus names another)");
+  // --reproducible: the seeds go in as -seed_inputs, not copied (FuzzRun::reproducible_from).
+  if (!fuzz::copy_corpus(seeding && !reproducible ? seeds : "", corpus, &err) || !fuzz::copy_corpus("", crashes, &err))
     return ap.error(err);
   const std::size_t corpus_before = fuzz::count_files(corpus);
 
@@ -246,6 +255,7 @@ int cmd_fuzz(int argc, char** argv) {
   run.jobs = static_cast<unsigned>(jobs);
   run.keep_going = keep_going;
   run.claim = claim_env;
+  if (reproducible) run.reproducible_from = seeds;
   run.timeout = std::chrono::seconds(seconds + 60);  // libFuzzer stops itself; this is the backstop
   run.interrupt = &g_interrupted;
 
@@ -253,7 +263,10 @@ int cmd_fuzz(int argc, char** argv) {
               static_cast<unsigned long long>(seconds), static_cast<unsigned long long>(jobs), jobs > 1 ? "s" : "",
               keep_going ? ", going on after crashes" : "", claim_env ? ", claim " : "",
               claim_env ? claim_env->c_str() : "");
-  const std::string origin = !seeding ? "" : seeds.empty() ? "; no seed corpus" : "; seeded from " + seeds;
+  const std::string origin = !seeding        ? ""
+                             : seeds.empty() ? "; no seed corpus"
+                             : reproducible  ? "; seeds from " + seeds + " as -seed_inputs"
+                                             : "; seeded from " + seeds;
   std::printf("corpus %s (%zu inputs%s), crashes to %s\n", corpus.c_str(), corpus_before, origin.c_str(),
               crashes.c_str());
   std::fflush(stdout);
