@@ -266,13 +266,15 @@ RC_GTEST_PROP(LoadBalanceProperties, OnOneCpuTheFeatureChangesNothing, ()) {
 }
 
 // Random scenarios on their own topology or on 2 sockets with SMT, with
-// load_balance on (and kernel_placement at random): every invariant holds
+// load_balance on (and kernel_placement and the Wasted Cores group
+// construction fix, every CPU balancing, at random): every invariant holds
 // after every step, no migration leaves the affinity, and a second run is
 // the same.
 RC_GTEST_PROP(LoadBalanceProperties, RandomScenariosKeepEveryInvariantTheAffinityAndDeterminism, ()) {
   Scenario s = with_balance(*simgen::gen_sim_scenario_with_ops(40), true);
   if (*rc::gen::arbitrary<bool>()) s.topology = {2, *rc::gen::inRange(1u, 4u), 2};
   s.feature_overrides.emplace_back(Feature::kernel_placement, *rc::gen::arbitrary<bool>());
+  s.feature_overrides.emplace_back(Feature::wasted_cores_group_construction, *rc::gen::arbitrary<bool>());
   MigrationWatch watch;
   Sim sim(s, SimOptions{.check_every = 1, .sink = &watch});
   sim.run();

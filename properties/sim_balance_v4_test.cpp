@@ -317,12 +317,14 @@ TEST(LoadBalanceV4, TheGroupImbalanceScenarioWastesACoreOnlyUnderEra1WithGroups)
   EXPECT_LE(v310_fixed, v515 + 20'000'000);
 }
 
-// Random scenarios under v4.4 or v3.10 with load balancing (era 1), the
-// Wasted Cores fix on or off, on their own topology or 2 sockets with SMT:
-// every invariant after every step, and a second run is the same.
+// Random scenarios under v4.4 or v3.10 with load balancing (era 1), each
+// Wasted Cores balancing fix on or off, on their own topology or 2 sockets
+// with SMT: every invariant after every step, and a second run is the same.
 RC_GTEST_PROP(LoadBalanceV4Properties, RandomScenariosKeepEveryInvariant, ()) {
   Scenario s = with_overrides(*simgen::gen_sim_scenario_with_ops(40),
-                              {{Feature::load_balance, true}, {Feature::wasted_cores_min_load, *rc::gen::arbitrary<bool>()}});
+                              {{Feature::load_balance, true},
+                               {Feature::wasted_cores_min_load, *rc::gen::arbitrary<bool>()},
+                               {Feature::wasted_cores_group_construction, *rc::gen::arbitrary<bool>()}});
   s.kernel = *rc::gen::element<std::string>("v4.4", "v3.10");
   if (*rc::gen::arbitrary<bool>()) s.topology = {2, *rc::gen::inRange(1u, 4u), 2};
   Sim sim(s, SimOptions{.check_every = 1});
