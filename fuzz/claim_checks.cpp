@@ -78,7 +78,8 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   const std::string corpus = tmp.path() + "/corpus", artifacts = tmp.path() + "/artifacts";
   const Plan plan = plan_for(config.budget, claim.kind);
   const bool reproducible = plan.runs != 0;  // smoke, ci: the seeds as -seed_inputs, not copied
-  if (!tmp.ok() || !copy_corpus(reproducible ? "" : seed_corpus_dir(target), corpus, &err) ||
+  const std::string seeds = seed_corpus_dir(target);
+  if (!tmp.ok() || !copy_corpus(reproducible ? "" : seeds, corpus, &err) ||
       !copy_corpus("", artifacts, &err)) {
     r.detail = "cannot set up a working directory: " + (tmp.ok() ? err : "mkdtemp failed");
     return r;
@@ -91,7 +92,7 @@ EngineResult check_claim(const Claim& claim, const CheckConfig& config) {
   run.seed = libfuzzer_seed(config.seed);
   run.runs = plan.runs;
   run.max_total_time = plan.max_total_time;
-  if (reproducible) run.reproducible_from = seed_corpus_dir(target);
+  if (reproducible) run.reproducible_from = seeds;
   run.claim = std::string(claim.id);
   run.budget = std::string(to_string(config.budget));
   run.timeout = std::chrono::milliseconds(config.timeout_ms ? config.timeout_ms : plan.timeout_ms);

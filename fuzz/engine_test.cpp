@@ -260,7 +260,8 @@ void check_claim_tests() {
     run.reproducible_from = seeds;
     std::string lines;
     run.on_progress = [&](const FuzzProgress& p) {  // not "pulse": printed 2 s on
-      if (p.event != "pulse") lines += std::to_string(p.execs) + " " + p.event + " " + std::to_string(p.cov) + " " +
+      if (p.event == "pulse") return;
+      lines += std::to_string(p.execs) + " " + p.event + " " + std::to_string(p.cov) + " " +
                std::to_string(p.corpus_units) + "\n";
     };
     const FuzzOutcome o = run_libfuzzer(run);
@@ -270,8 +271,9 @@ void check_claim_tests() {
   const std::string moved = runs.path() + "/seeds";
   std::filesystem::copy(seed_corpus_dir("fuzz_sim_claims"), moved);
   const std::string first = progress_of("a", seed_corpus_dir("fuzz_sim_claims"));
-  std::printf("reproducible: %zu progress lines\n", static_cast<std::size_t>(std::count(first.begin(), first.end(), '\n')));
-  CHECK(std::count(first.begin(), first.end(), '\n') > 20);
+  const auto lines = std::count(first.begin(), first.end(), '\n');
+  std::printf("reproducible: %td progress lines\n", lines);
+  CHECK(lines > 20);
   CHECK(progress_of("b", seed_corpus_dir("fuzz_sim_claims")) == first);
   CHECK(progress_of("c", moved) == first);
 

@@ -65,7 +65,7 @@ void Sim::reset(const Scenario& sc) {
   const unsigned n = std::clamp(sc_.topology.nr_cpus(), 1u, kMaxCpus);
   sched_init(s_, n);
   const TopologyEra te = topology_era(p->name);
-  const bool own_first = s_.features[Feature::wasted_cores_group_construction] && te != TopologyEra::v5_15;
+  const bool own_first = s_.features[Feature::wasted_cores_group_construction];
   if (!topo_built_ || topo_for_ != sc_.topology || s_.topo.era != te || s_.topo.own_group_first != own_first) {
     s_.topo = build_sched_topology(sc_.topology, te, own_first);
     topo_for_ = sc_.topology;

@@ -424,7 +424,7 @@ class Builder {
 
   const Topology& t_;
   TopologyEra e_;
-  bool own_first_;  // era 1 with the paper's fix: each CPU's own overlapping group built first
+  bool own_first_;  // the paper's fix: each CPU's own overlapping group built first (era 1; v5.15 does anyway)
   const Era& era_;
   unsigned n_;
   std::vector<unsigned> numa_distances_;
@@ -457,7 +457,7 @@ unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
 
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first) {
   SchedTopology st = Builder(t, era, own_group_first).build();
-  st.own_group_first = own_group_first && era != TopologyEra::v5_15;
+  st.own_group_first = own_group_first;
   return st;
 }
 

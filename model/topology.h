@@ -85,7 +85,7 @@ struct SchedDomain {
 
 struct SchedTopology {
   TopologyEra era = TopologyEra::v5_15;
-  bool own_group_first = false;  // era 1 with wasted_cores_group_construction (v5.15 builds it first anyway)
+  bool own_group_first = false;  // as built for: wasted_cores_group_construction (era 1; v5.15 does anyway)
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
   IdVec<CpuId, std::vector<SchedDomain>> sd;  // per CPU, bottom-up (rq->sd first)
@@ -101,7 +101,8 @@ struct SchedTopology {
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain
 // (degenerate domains removed) for each.
 // own_group_first: era 1 builds each CPU's own overlapping group first, then
-// from CPU 0 (the feature wasted_cores_group_construction).
+// from CPU 0 (the feature wasted_cores_group_construction); v5.15 builds it
+// first anyway.
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false);
 
 // The era's names of the flags in s, in bit order.
