@@ -71,6 +71,14 @@ void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved);
 bool should_we_balance(const Sched& s, const LbEnv& env);
 // active_load_balance_cpu_stop (v5.15; v4.4 under era 1), run at once.
 void active_load_balance(Sched& s, CpuId busiest, CpuId target);
+// update_next_balance (v5.15): the earlier of next_balance and when sd is next due.
+void update_next_balance(const Sched& s, const SchedDomain& sd, const SdBalance& b, uint64_t& next_balance);
+// load_balance (v5.15; era 1's under balance_v4) of dst's domain at level: the tasks moved.
+int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing);
+// rebalance_domains (v5.15): every domain of cpu that is due (model/balance.cpp).
+void rebalance_domains(Sched& s, CpuId cpu, Idle idle);
+// nohz_balancer_kick (v5.15) at a busy CPU's tick (model/balance_idle.cpp).
+void nohz_balancer_kick(Sched& s, CpuId cpu);
 
 // Era 1 (model/balance_v4.cpp): load_balance (v4.4) of dst's domain at level.
 // update_cpu_load_active (v4.4) at a busy CPU's tick, update_idle_cpu_load
