@@ -48,7 +48,8 @@ std::string pass_beyond_verdict(const LbPass& p) {
         return "migrate_load: the last task's shr_bound(load, nr_balance_failed) did not fit";
       return p.nr_balance_failed == 0 && p.left < 0 ? "migrate_load: more than X load moved with nr_balance_failed 0"
                                                     : "";
-    case MigrationType::misfit: return "migrate_misfit: the model has no misfit tasks";
+    case MigrationType::misfit:  // detach_tasks takes the one task that does not fit src, then stops
+      return p.imbalance == 1 && p.tasks == 1 && p.left == 0 ? "" : "migrate_misfit: not the one misfit task at X 1";
   }
   return "";
 }

@@ -166,7 +166,7 @@ std::span<const Claim> all_claims() {
        "every load_balance pass that moves tasks takes no more than its verdict lets detach_tasks take: each task "
        "while the imbalance X is still positive, at most X tasks (migrate_task) or X util (migrate_util), at most X "
        "load (migrate_load) when nr_balance_failed is 0, else the last task's shr_bound(load, nr_balance_failed) "
-       "within what was left; a newly idle pass one task",
+       "within what was left; a misfit pass (migrate_misfit, X 1) its one task; a newly idle pass one task",
        K::sim_lb_pass_within_verdict, lb_pass("v5.15"), FeatureSet{}, Shape::none, Expect::holds},
       {"lb-pass/within-verdict-v4.4", "load_balance's detach_tasks (v4.4, era 1)",
        "every era-1 load_balance pass that moves tasks takes each task while the imbalance X is still positive and "

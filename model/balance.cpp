@@ -106,7 +106,10 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
       return true;
     }
     case MigrationType::task: --imbalance; return true;
-    case MigrationType::misfit: return false;  // no misfit tasks in the model
+    case MigrationType::misfit:  // only a task that does not fit src
+      if (task_fits_cpu(s, p, env.src_cpu)) return false;
+      imbalance = 0;
+      return true;
   }
   return false;
 }
@@ -182,11 +185,14 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
   }
 }
 
-// update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no misfit
-// or asym packing. overload: a CPU runs more than one task (SG_OVERLOAD).
+// update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no asym
+// packing. overload: a CPU runs more than one task, or (SD_ASYM_CPUCAPACITY)
+// a CPU of another group than dst's has a misfit task (SG_OVERLOAD).
 SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
   SgLbStats sgs;
   auto& v = sgs.v;
+  const bool local_group = g.span.test(env.dst_cpu.index());
+  const bool asym = env.sd->flags.has(F::ASYM_CPUCAPACITY);
   for (const CpuId c : each_cpu(g.span & env.cpus)) {
     v.group_load += cpu_load(s, c);
     v.group_util += cpu_util(s, c);
@@ -195,13 +201,28 @@ SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bo
     const uint32_t nr = rq_nr_running(s, c);
     v.sum_nr_running += nr;
     if (nr > 1) overload = true;
-    if (!nr && idle_cpu(s, c)) v.idle_cpus++;
+    if (!nr && idle_cpu(s, c)) {
+      v.idle_cpus++;
+      continue;
+    }
+    if (!local_group && asym && sgs.misfit_task_load < s.rq[c].misfit_task_load) {
+      sgs.misfit_task_load = s.rq[c].misfit_task_load;
+      overload = true;
+    }
   }
   v.group_capacity = g.capacity;
   v.group_weight = g.span.count();
-  sgs.type = group_classify(env.sd->imbalance_pct, sgc_imbalance(s, env.sd->level, g.id), v);
+  sgs.type = group_classify(env.sd->imbalance_pct, sgc_imbalance(s, env.sd->level, g.id), v,
+                            sgs.misfit_task_load != 0);
   if (sgs.type == GroupType::overloaded) v.avg_load = v.group_load * kSchedCapacityScale / v.group_capacity;
   return sgs;
+}
+
+// update_sd_pick_busiest's (v5.15) tests of the capacities of g and dst.
+PickCapacity pick_capacity(const Sched& s, const LbEnv& env, const SchedGroup& g) {
+  const uint64_t dst = capacity_of(s, env.dst_cpu);
+  return {.out_of_reach = !capacity_greater(dst, g.max_capacity),
+          .keeps_bigger = env.sd->flags.has(F::ASYM_CPUCAPACITY) && capacity_greater(g.min_capacity, dst)};
 }
 
 // find_busiest_group (v5.15): update_sd_lb_stats, then the verdict; the
@@ -214,7 +235,7 @@ const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
     const SgLbStats sgs = update_sg_lb_stats(s, env, g, overload);
     if (g.span.test(env.dst_cpu.index())) {
       sds.local = sgs;
-    } else if (update_sd_pick_busiest(sds, sgs)) {
+    } else if (update_sd_pick_busiest(sds, sgs, pick_capacity(s, env, g))) {
       sds.busiest = sgs;
       sds.has_busiest = true;
       busiest = &g;
@@ -241,8 +262,8 @@ CpuId find_busiest_queue(const Sched& s, const LbEnv& env, const SchedGroup& g) 
     const uint32_t nr = root_cfs_rq(s, c).h_nr_running;
     if (!nr) continue;
     const uint64_t capacity = capacity_of(s, c);
-    // capacity_greater: more than ~5% bigger
-    if (env.sd->flags.has(F::ASYM_CPUCAPACITY) && !(capacity_of(s, env.dst_cpu) * 1024 > capacity * 1078) && nr == 1)
+    // not one task to a CPU that is not bigger: it would be pushed back
+    if (env.sd->flags.has(F::ASYM_CPUCAPACITY) && !capacity_greater(capacity_of(s, env.dst_cpu), capacity) && nr == 1)
       continue;
     switch (env.imb.type) {
       case MigrationType::load: {
@@ -259,18 +280,22 @@ CpuId find_busiest_queue(const Sched& s, const LbEnv& env, const SchedGroup& g) 
       case MigrationType::task:
         if (busiest_nr < nr) busiest_nr = nr, busiest = c;
         continue;
-      case MigrationType::misfit: continue;
+      case MigrationType::misfit:  // the biggest misfit task
+        if (s.rq[c].misfit_task_load > busiest_load) busiest_load = s.rq[c].misfit_task_load, busiest = c;
+        continue;
     }
   }
   return busiest;
 }
 
-// need_active_balance (v5.15), without asym packing and misfit.
+// need_active_balance (v5.15), without asym packing: a misfit task is pushed.
 bool need_active_balance(const Sched& s, const LbEnv& env) {
   if (env.imb.type == MigrationType::task && env.sdb->nr_balance_failed > env.sd->cache_nice_tries + 2) return true;
-  return env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
-         check_cpu_capacity(s, env.src_cpu, *env.sd) &&
-         capacity_of(s, env.src_cpu) * env.sd->imbalance_pct < capacity_of(s, env.dst_cpu) * 100;
+  if (env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
+      check_cpu_capacity(s, env.src_cpu, *env.sd) &&
+      capacity_of(s, env.src_cpu) * env.sd->imbalance_pct < capacity_of(s, env.dst_cpu) * 100)
+    return true;
+  return env.imb.type == MigrationType::misfit;
 }
 
 // should_we_balance (v5.15): newidle always; else only the group's first
@@ -438,6 +463,12 @@ void init_balance(Sched& s) {
   s.lb.walk.resize(s.nr_cpus());
   s.lb.cpu_load.assign(s.nr_cpus(), CpuLoadV4{.last_update_tick = now});
   s.lb.nohz_next_balance = now;
+}
+
+void update_misfit_status(Sched& s, TaskId p, CpuId cpu) {
+  if (!s.topo.asym_cpucap_active) return;
+  const bool misfit = p && nr_cpus_allowed(s, s.tasks[p]) > 1 && !task_fits_cpu(s, p, cpu);
+  s.rq[cpu].misfit_task_load = misfit ? std::max<uint64_t>(task_h_load(s, p), 1) : 0;
 }
 
 void trigger_load_balance(Sched& s, CpuId cpu) {

@@ -17,6 +17,11 @@ void init_balance(Sched& s);
 // when rq->next_balance is due, then nohz_balancer_kick.
 void trigger_load_balance(Sched& s, CpuId cpu);
 
+// update_misfit_status (kernel/sched/fair.c v5.15) when cpu picks p (kIdle:
+// none) and at p's tick: with asymmetric capacities, rq->misfit_task_load is
+// p's task_h_load (at least 1) when p does not fit cpu and may run elsewhere.
+void update_misfit_status(Sched& s, TaskId p, CpuId cpu);
+
 // newidle_balance (v5.15), when `cpu` finds nothing to run (from_task: a
 // task just blocked there): stamps idle_stamp, and with `load_balance` on
 // starts the domain walk that pulls from the busiest CPUs. Returns > 0 when

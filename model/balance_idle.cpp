@@ -54,9 +54,17 @@ void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
   if (time_after(s.lb.nohz_next_balance, s.rq[ilb].next_balance)) s.lb.nohz_next_balance = s.rq[ilb].next_balance;
 }
 
+// check_misfit_status (v5.15): cpu has a misfit task that a bigger CPU could
+// run, or its own capacity is reduced.
+bool check_misfit_status(const Sched& s, CpuId cpu, const SchedDomain& sd) {
+  return s.rq[cpu].misfit_task_load &&
+         (capacity_orig_of(s, cpu) < s.topo.max_cpu_capacity || check_cpu_capacity(s, cpu, sd));
+}
+
 // nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
-// balance for every idle CPU when it runs two tasks, or its LLC has another
-// busy CPU (nr_busy_cpus: the LLC's CPUs not running the idle task).
+// balance for every idle CPU when it runs two tasks, or has a misfit task
+// (asymmetric capacities), or else its LLC has another busy CPU
+// (nr_busy_cpus: the LLC's CPUs not running the idle task).
 void nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
   if (time_after(s.lb.nohz_next_balance, now)) return;  // before the O(CPUs) mask: same verdict, every busy tick
@@ -65,9 +73,9 @@ void nohz_balancer_kick(Sched& s, CpuId cpu) {
   const auto& doms = s.topo.sd[cpu];
   bool kick = rq_nr_running(s, cpu) >= 2 ||
               (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front()));
-  const bool asym = std::any_of(doms.begin(), doms.end(),
-                                [](const SchedDomain& sd) { return sd.flags.has(F::ASYM_CPUCAPACITY_FULL); });
-  if (!kick && !asym)
+  const int asym_level = s.topo.asym_level[cpu];  // sd_asym_cpucapacity
+  if (!kick && asym_level >= 0) kick = check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
+  if (!kick && asym_level < 0)
     if (const SchedDomain* llc = sd_llc(s, cpu)) kick = (llc->span & ~idle).count() > 1;
   if (!kick) return;
   s.lb.nohz_next_balance = now + 1;

@@ -222,6 +222,7 @@ void sched_init(Sched& s, unsigned nr_cpus) {
   for (const CpuId c : s.rq.ids()) {
     s.rq[c].cpu = c;
     s.rq[c].cfs = new_cfs_rq(s, kRootGroup, c);
+    s.rq[c].clock_pelt = kPeltClockStart;
     set_rq_curr(s, c, kIdle);
     s.rq[c].avg_idle = 2 * s.tun.migration_cost_ns;
     s.rq[c].max_idle_balance_cost = s.tun.migration_cost_ns;
@@ -535,6 +536,7 @@ void schedule(Sched& s, CpuId cpu) {
   TaskId next = pick_next_task_fair(s, cpu, prev);
   // pick_next_task_fair's idle path: newidle balance, and a new pick (prev is put) if it pulled
   if (!next && newidle_balance(s, cpu, prev != kIdle) > 0) next = pick_next_task_fair(s, cpu, kIdle);
+  if (!next && s.era.pelt) update_idle_rq_clock_pelt(s, cpu);  // the rq is about to idle
   if (next != prev) context_switch(s, cpu, prev, next);
 }
 

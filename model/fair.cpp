@@ -11,6 +11,7 @@
 
 #include "arith/fair_math.h"
 #include "arith/slice.h"
+#include "balance.h"
 #include "cfs_tasks.h"
 #include "fair_cpu.h"
 #include "fair_group.h"
@@ -402,6 +403,7 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 void task_tick_fair(Sched& s, CpuId cpu) {
   touch(s, cpu);
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
+  update_misfit_status(s, s.rq[cpu].curr, cpu);
   const Nanos blocked_due = s.next_blocked;
   if (s.era.tracks_pelt) blocked_averages_tick(s);
   if (s.next_blocked != blocked_due) touch_all(s);  // every CPU's blocked averages were updated
@@ -509,10 +511,12 @@ static TaskId pick_task(Sched& s, CpuId cpu, TaskId prev) {
 // pick_next_task_fair (kernel/sched/fair.c): v3.10's simple top-down pick
 // (after put_prev_task), or v3.15+'s, which only puts and sets the levels
 // where prev and next differ. Returns the task, or kIdle. v5.15's `done:`
-// moves the task picked to the head of cfs_tasks (pick_task below).
+// moves the task picked to the head of cfs_tasks (pick_task below) and
+// updates the misfit status (its idle path: newidle_balance's first step).
 TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
   const TaskId p = pick_task(s, cpu, prev);
   if (p && !s.era.balance_v4) cfs_tasks_move_to_head(s, cpu, p);  // v4.16+; era 1 (v4.4) does not
+  update_misfit_status(s, p, cpu);
   return p;
 }
 

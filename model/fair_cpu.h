@@ -18,6 +18,17 @@ inline unsigned long capacity_orig_of(const Sched& s, CpuId cpu) { return s.topo
 // time leave of capacity_orig; the model has no such time, so the two are equal.
 inline unsigned long capacity_of(const Sched& s, CpuId cpu) { return capacity_orig_of(s, cpu); }
 
+// fits_capacity (kernel/sched/fair.c v5.15): cap fits max with ~20% to spare.
+inline bool fits_capacity(uint64_t cap, uint64_t max) { return cap * 1280 < max * 1024; }
+// capacity_greater (kernel/sched/fair.c v5.15): cap1 is ~5% above cap2.
+inline bool capacity_greater(uint64_t cap1, uint64_t cap2) { return cap1 * 1024 > cap2 * 1078; }
+// task_fits_cpu (kernel/sched/fair.c v5.15): util_fits_cpu without uclamp
+// (fits_capacity of the task's util and the CPU's capacity); task_util_est is
+// its util_avg, as UTIL_EST is not modelled.
+inline bool task_fits_cpu(const Sched& s, TaskId p, CpuId cpu) {
+  return fits_capacity(s.se[s.tasks[p].se].pelt.avg.util_avg, capacity_of(s, cpu));
+}
+
 inline const CfsRq& root_cfs_rq(const Sched& s, CpuId cpu) { return s.cfs[s.rq[cpu].cfs]; }
 
 // cpu_load (kernel/sched/fair.c v5.15): cfs_rq_load_avg of the root cfs_rq.

@@ -228,7 +228,7 @@ bool cfs_rq_is_decayed(const CfsRq& c) {
 // to now, a pending propagation, then attach (DO_ATTACH after a migration)
 // or the tg load_avg (UPDATE_TG) when something changed.
 void update_load_avg(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
-  const uint64_t now = cfs_rq_clock_pelt(s);
+  const uint64_t now = rq_clock_pelt(s, s.cfs[cq].cpu);
   if (s.se[sei].pelt.avg.last_update_time && !(flags & kSkipAgeLoad)) update_load_avg_se(s, now, cq, sei);
   bool decayed = update_cfs_rq_load_avg(s, now, cq);
   decayed |= propagate_entity_load_avg(s, sei);
@@ -318,13 +318,27 @@ void detach_entity_cfs_rq(Sched& s, EntityId sei) {
   propagate_entity_cfs_rq(s, sei);
 }
 
-// remove_entity_load_avg (kernel/sched/fair.c v5.15): sync_entity_load_avg
-// (decay to the cfs_rq's last update), then queue the averages as removed.
+void update_idle_rq_clock_pelt(Sched& s, CpuId cpu) {
+  const uint64_t max = pelt_tables().load_avg_max;
+  const uint64_t divider = ((max - 1024) << kSchedCapacityShift) - max;
+  update_rq_clock_pelt(s, cpu);
+  Rq& r = s.rq[cpu];
+  if (s.cfs[r.cfs].pelt.avg.util_sum >= divider) r.lost_idle_time += s.now + kPeltClockStart - r.clock_pelt;
+}
+
+// sync_entity_load_avg (kernel/sched/fair.c v5.15): decay to the cfs_rq's last update.
+void sync_entity_load_avg(Sched& s, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(s.cfs[e.cfs_rq].pelt.avg.last_update_time, e.pelt.avg,
+                                                   e.load.weight, s.res);
+}
+
+// remove_entity_load_avg (kernel/sched/fair.c v5.15): sync_entity_load_avg,
+// then queue the averages as removed.
 void remove_entity_load_avg(Sched& s, EntityId sei) {
   SchedEntity& e = s.se[sei];
-  const CfsRqId cq = e.cfs_rq;
-  CfsRqPelt& p = s.cfs[cq].pelt;
-  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(p.avg.last_update_time, e.pelt.avg, e.load.weight, s.res);
+  CfsRqPelt& p = s.cfs[e.cfs_rq].pelt;
+  sync_entity_load_avg(s, sei);
   p.removed.nr++;
   p.removed.util_avg += e.pelt.avg.util_avg;
   p.removed.load_avg += e.pelt.avg.load_avg;
@@ -346,7 +360,7 @@ void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
 // model's groups in reverse creation order: a child is created after its
 // parent), each brought up to now with its group entity.
 void update_blocked_averages(Sched& s, CpuId cpu) {
-  const uint64_t now = cfs_rq_clock_pelt(s);
+  const uint64_t now = rq_clock_pelt(s, cpu);
   for (std::size_t g = s.tg.size(); g-- > 0;) {
     const CfsRqId cq = s.tg[GroupId(static_cast<int32_t>(g))].cfs_rq[cpu];
     if (!s.cfs[cq].pelt.on_list) continue;

@@ -12,13 +12,20 @@ namespace cfsv {
 // update_load_avg's flags (kernel/sched/fair.c v5.15; DO_DETACH is v6.0+).
 constexpr unsigned kUpdateTg = 1, kSkipAgeLoad = 2, kDoAttach = 4;
 
-// rq_clock_pelt at full capacity: the clock, plus 4096 PELT periods (4.3 s)
-// so that it is never 0 (last_update_time 0 means "not attached") without
-// moving the period boundaries, and so that v4.4's updates of a sum from a
-// last_update_time of 0 decay it away (past 2016 periods) as a kernel's clock,
-// seconds after boot, does.
-constexpr uint64_t kPeltClockStart = uint64_t{4096} * 1024 * 1024;
+// The clock of v4.4's and v3.10's load tracking (cfs_rq_clock_task): the
+// clock plus kPeltClockStart (model/sched.h). v5.15's is per rq, rq_clock_pelt.
 inline uint64_t cfs_rq_clock_pelt(const Sched& s) { return s.now + kPeltClockStart; }
+// rq_clock_pelt (kernel/sched/pelt.h v5.15), as cfs_rq_clock_pelt reads it
+// (no bandwidth throttling): clock_pelt brought up to now, less the idle time
+// lost while the CPU was fully busy.
+inline uint64_t rq_clock_pelt(Sched& s, CpuId cpu) {
+  update_rq_clock_pelt(s, cpu);
+  return s.rq[cpu].clock_pelt - s.rq[cpu].lost_idle_time;
+}
+// update_idle_rq_clock_pelt (kernel/sched/pelt.h v5.15), as cpu goes idle:
+// when its util_sum is at the maximum, the idle time the lower capacity took
+// is lost (lost_idle_time), not given back.
+void update_idle_rq_clock_pelt(Sched& s, CpuId cpu);
 
 void update_load_avg(Sched& s, CfsRqId cq, EntityId se, unsigned flags);
 void se_update_runnable(Sched& s, EntityId se);
@@ -38,6 +45,7 @@ void post_init_entity_util_avg(Sched& s, TaskId task);
 void attach_entity_cfs_rq(Sched& s, EntityId se);
 void detach_entity_cfs_rq(Sched& s, EntityId se);
 void remove_entity_load_avg(Sched& s, EntityId se);
+void sync_entity_load_avg(Sched& s, EntityId se);  // v5.15
 // migrate_task_rq_fair's PELT part: detach (a queued task) or remove (a
 // waking one), then last_update_time = 0 so that the enqueue attaches.
 void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued);

@@ -270,6 +270,13 @@ struct Rq {
   TaskId cfs_tasks_head, cfs_tasks_tail;  // rq->cfs_tasks (model/cfs_tasks.h)
   uint64_t next_balance = 0;  // rq->next_balance (jiffies): when rebalance_domains is next due (model/balance.h)
   uint64_t h_load_throttle = kNoJiffy;  // v3.10: the jiffy update_h_load last ran for this rq
+  // v5.15's PELT clock (model/pelt.h): rq->clock_pelt as of clock_pelt_at,
+  // and rq->lost_idle_time.
+  uint64_t clock_pelt = 0, lost_idle_time = 0;
+  Nanos clock_pelt_at = 0;
+  // rq->misfit_task_load (v5.15, asymmetric capacities): the h_load of the
+  // running task when it does not fit the CPU (update_misfit_status), else 0.
+  uint64_t misfit_task_load = 0;
 };
 
 struct Counters {
@@ -383,8 +390,29 @@ inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
 // jiffies at the simulated clock (the model boots at jiffy 0).
 inline uint64_t jiffies(const Sched& s) { return s.now / s.tun.tick_ns(); }
+// The PELT clocks start here, 4096 PELT periods (4.3 s), so that they are
+// never 0 (last_update_time 0 means "not attached") without moving the
+// period boundaries, and so that v4.4's updates of a sum from a
+// last_update_time of 0 decay it away (past 2016 periods) as a kernel's
+// clock, seconds after boot, does.
+constexpr uint64_t kPeltClockStart = uint64_t{4096} * 1024 * 1024;
+
+// update_rq_clock_pelt (kernel/sched/pelt.h v5.15), up to now: while a task
+// runs, clock_pelt advances at the CPU's capacity (cap_scale; the frequency at
+// its maximum), so at full capacity it is clock_task; while the idle task
+// runs it is clock_task. The model brings it up to date before each read and
+// each change of rq->curr (the kernel: at every update_rq_clock), so the
+// rounding at a lower capacity, under 1 ns an update, may differ.
+inline void update_rq_clock_pelt(Sched& s, CpuId cpu) {
+  Rq& r = s.rq[cpu];
+  if (r.curr == kIdle) r.clock_pelt = s.now + kPeltClockStart;
+  else r.clock_pelt += (s.now - r.clock_pelt_at) * s.topo.cpu_capacity[cpu] >> 10;
+  r.clock_pelt_at = s.now;
+}
+
 // rq->curr = task, with the mask of idle runqueues kept (nohz_idle_cpus).
 inline void set_rq_curr(Sched& s, CpuId cpu, TaskId task) {
+  update_rq_clock_pelt(s, cpu);
   s.rq[cpu].curr = task;
   s.idle_curr_cpus[cpu.index()] = task == kIdle;
 }

@@ -7,6 +7,7 @@
 
 #include "arith/balance.h"
 #include "fair_cpu.h"
+#include "pelt.h"
 
 namespace cfsv {
 
@@ -21,18 +22,13 @@ constexpr Nanos kSisScanCostPerCpuNs = 50;
 struct WakeupStats {
   SgWakeupStats<uint64_t> v;
   GroupType type = GroupType::overloaded;
+  unsigned max_capacity = 0;  // the group's sgc->max_capacity
 };
 
 const Task& task_of(const Sched& s, TaskId t) { return s.tasks[t]; }
 bool task_has_avg(const Sched& s, TaskId t) { return s.se[s.tasks[t].se].pelt.avg.last_update_time != 0; }
 
 uint64_t lsub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
-
-// cpumask_weight(p->cpus_ptr) over the machine (an empty mask is every CPU;
-// a task's mask names only the machine's CPUs).
-unsigned nr_cpus_allowed(const Sched& s, const Task& t) {
-  return t.allowed.none() ? s.nr_cpus() : static_cast<unsigned>(t.allowed.count());
-}
 
 // The idle timestamp find_idlest_group_cpu compares: rq->idle_stamp when
 // newidle balance left one, else when the CPU went idle (rq clock + 1: the
@@ -89,10 +85,12 @@ bool idle_cpu_without(const Sched& s, CpuId cpu, TaskId p) {
   return curr == kIdle || curr == p;
 }
 
-// update_sg_wakeup_stats (kernel/sched/fair.c v5.15)
+// update_sg_wakeup_stats (kernel/sched/fair.c v5.15). SD_ASYM_CPUCAPACITY:
+// misfit (group_misfit_task_load 1) when p fits none of the group's CPUs.
 WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const SchedGroup& g, TaskId p) {
   WakeupStats w;
   SgWakeupStats<uint64_t>& sgs = w.v;
+  bool misfit = sd.flags.has(F::ASYM_CPUCAPACITY);
   for (const CpuId i : s.rq.ids()) {
     if (!g.span.test(i.index())) continue;
     sgs.group_load += cpu_load_without(s, i, p);
@@ -103,10 +101,12 @@ WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const 
     const uint32_t nr_running = rq_nr_running(s, i) - local;
     sgs.sum_nr_running += nr_running;
     if (!nr_running && idle_cpu_without(s, i, p)) sgs.idle_cpus++;
+    if (misfit && task_fits_cpu(s, p, i)) misfit = false;
   }
   sgs.group_capacity = g.capacity;
   sgs.group_weight = g.span.count();
-  w.type = group_classify(sd.imbalance_pct, false, sgs);  // sgc->imbalance: load balancing's
+  w.max_capacity = g.max_capacity;
+  w.type = group_classify(sd.imbalance_pct, false, sgs, misfit);  // sgc->imbalance: load balancing's
   if (w.type == GroupType::fully_busy || w.type == GroupType::overloaded)
     sgs.avg_load = sgs.group_load * kSchedCapacityScale / sgs.group_capacity;
   return w;
@@ -115,6 +115,7 @@ WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const 
 // update_pick_idlest (kernel/sched/fair.c v5.15), the types the model has.
 bool update_pick_idlest(const WakeupStats& idlest, const WakeupStats& sgs) {
   if (sgs.type != idlest.type) return sgs.type < idlest.type;
+  if (sgs.type == GroupType::misfit_task) return idlest.max_capacity < sgs.max_capacity;
   if (sgs.type == GroupType::has_spare) {
     if (idlest.v.idle_cpus > sgs.v.idle_cpus) return false;
     return !(idlest.v.idle_cpus == sgs.v.idle_cpus && idlest.v.group_util <= sgs.v.group_util);
@@ -223,6 +224,23 @@ CpuId select_idle_cpu(Sched& s, const Task& t, const SchedDomain& sd, bool has_i
   return idle_cpu;
 }
 
+// select_idle_capacity (kernel/sched/fair.c v5.15): of sd's CPUs p may run
+// on, from target round, the first idle one that p fits, else the idle one
+// of the largest capacity (the first found); none when none is idle.
+CpuId select_idle_capacity(const Sched& s, TaskId p, const SchedDomain& sd, CpuId target) {
+  const Task& t = task_of(s, p);
+  const unsigned n = s.nr_cpus();
+  uint64_t best_cap = 0;
+  CpuId best;
+  for (unsigned i = 0; i < n; ++i) {  // for_each_cpu_wrap(cpu, cpus, target)
+    const CpuId c((target.index() + i) % n);
+    if (!sd.span.test(c.index()) || !cpu_allowed(t, c) || !available_idle_cpu(s, c)) continue;
+    if (task_fits_cpu(s, p, c)) return c;
+    if (capacity_of(s, c) > best_cap) best_cap = capacity_of(s, c), best = c;
+  }
+  return best;
+}
+
 // wake_affine_idle (kernel/sched/fair.c v5.15), sync 0.
 CpuId wake_affine_idle(const Sched& s, CpuId this_cpu, CpuId prev_cpu) {
   if (available_idle_cpu(s, this_cpu) && cpus_share_cache(s, this_cpu, prev_cpu))
@@ -302,14 +320,22 @@ CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this
 
 CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId this_cpu) {
   Task& t = s.tasks[task];
-  if (available_idle_cpu(s, target)) return target;
-  if (prev != target && cpus_share_cache(s, prev, target) && available_idle_cpu(s, prev)) return prev;
+  // asymmetric capacities: an idle CPU is taken only if the task fits it (asym_fits_cpu)
+  const bool asym = s.topo.asym_cpucap_active;
+  if (asym && s.era.pelt) sync_entity_load_avg(s, t.se);  // v5.15 PELT
+  const auto idle_fits = [&](CpuId c) { return available_idle_cpu(s, c) && (!asym || task_fits_cpu(s, task, c)); };
+  if (idle_fits(target)) return target;
+  if (prev != target && cpus_share_cache(s, prev, target) && idle_fits(prev)) return prev;
   const CpuId recent_used_cpu = t.recent_used_cpu;
   t.recent_used_cpu = prev;
   if (recent_used_cpu && recent_used_cpu != prev && recent_used_cpu != target &&
-      cpus_share_cache(s, recent_used_cpu, target) && available_idle_cpu(s, recent_used_cpu) &&
-      cpu_allowed(t, recent_used_cpu))
+      cpus_share_cache(s, recent_used_cpu, target) && idle_fits(recent_used_cpu) && cpu_allowed(t, recent_used_cpu))
     return recent_used_cpu;
+  if (asym && s.topo.asym_level[target] >= 0) {  // sd_asym_cpucapacity
+    const SchedDomain& sd = s.topo.sd[target][static_cast<std::size_t>(s.topo.asym_level[target])];
+    const CpuId i = select_idle_capacity(s, task, sd, target);
+    return i ? i : target;
+  }
   const SchedDomain* sd = sd_llc(s, target);
   if (!sd) return target;
   bool has_idle_core = false;
@@ -340,6 +366,8 @@ const SchedGroup* find_idlest_group(const Sched& s, const SchedDomain& sd, TaskI
   if (!idlest) return nullptr;
   if (!local) return idlest;
   if (local_sgs.type != idlest_sgs.type) return local_sgs.type < idlest_sgs.type ? nullptr : idlest;
+  if (local_sgs.type == GroupType::misfit_task)  // the group of the highest max capacity
+    return local_sgs.max_capacity >= idlest_sgs.max_capacity ? nullptr : idlest;
   const bool numa = sd.flags.has(F::NUMA);
   if (local_sgs.type == GroupType::has_spare) {
     // CONFIG_NUMA_BALANCING's preferred node: none (NUMA_NO_NODE) in the model.
@@ -406,6 +434,10 @@ CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu,
   if (sd >= 0) return find_idlest_cpu(s, static_cast<std::size_t>(sd), task, this_cpu, prev_cpu, sd_flag);
   if (kind == WakeKind::ttwu) return select_idle_sibling(s, task, prev_cpu, new_cpu, this_cpu);
   return new_cpu;
+}
+
+unsigned nr_cpus_allowed(const Sched& s, const Task& t) {
+  return t.allowed.none() ? s.nr_cpus() : static_cast<unsigned>(t.allowed.count());
 }
 
 CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t) {

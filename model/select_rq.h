@@ -18,6 +18,9 @@ enum class WakeKind { fork, ttwu };
 CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind);
 // select_task_rq_fair (kernel/sched/fair.c v5.15), WF_SYNC never set.
 CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind);
+// p->nr_cpus_allowed: cpumask_weight(p->cpus_ptr) over the machine (an empty
+// mask is every CPU; a task's mask names only the machine's CPUs).
+unsigned nr_cpus_allowed(const Sched& s, const Task& t);
 // select_fallback_rq (kernel/sched/core.c v5.15): the first allowed CPU of cpu's node, else the first allowed.
 CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t);
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <map>
 #include <optional>
 
@@ -156,17 +157,26 @@ class Builder {
     for (CpuId c : built_.ids()) {
       st.sd[c] = attach(built_[c]);
       for (SchedDomain& sd : st.sd[c])
-        for (SchedGroup& g : sd.groups) g.capacity = group_capacity(g, st.cpu_capacity);
+        for (SchedGroup& g : sd.groups) set_group_capacity(g, st.cpu_capacity);
+    }
+    for (CpuId c : built_.ids()) {
+      for (const SchedDomain& sd : built_[c]) st.asym_cpucap_active |= sd.flags.has(F::ASYM_CPUCAPACITY);
+      st.max_cpu_capacity = std::max(st.max_cpu_capacity, st.cpu_capacity[c]);
     }
     update_top_cache_domain(st);
     return st;
   }
 
-  // update_top_cache_domain (kernel/sched/topology.c v5.15): sd_llc and
-  // sd_llc_id of every CPU; and sched_smt_active.
+  // update_top_cache_domain (kernel/sched/topology.c v5.15): sd_llc,
+  // sd_llc_id and sd_asym_cpucapacity of every CPU; and sched_smt_active.
   void update_top_cache_domain(SchedTopology& st) const {
-    st.llc_level.resize(n_), st.llc_id.resize(n_);
+    st.llc_level.resize(n_), st.llc_id.resize(n_), st.asym_level.resize(n_);
     for (CpuId c : built_.ids()) {
+      const auto& sds = st.sd[c];
+      const auto asym = std::find_if(sds.begin(), sds.end(), [](const SchedDomain& sd) {
+        return sd.flags.has(F::ASYM_CPUCAPACITY_FULL);
+      });
+      st.asym_level[c] = asym == sds.end() ? -1 : static_cast<int>(asym - sds.begin());
       int level = -1;
       while (level + 1 < static_cast<int>(st.sd[c].size()) && st.sd[c][level + 1].flags.has(F::SHARE_PKG_RESOURCES))
         ++level;
@@ -176,13 +186,17 @@ class Builder {
     }
   }
 
-  // What update_group_capacity settles to: the sum of the group's CPUs'
-  // capacities (of its child groups', and of each CPU for NUMA groups).
-  unsigned group_capacity(const SchedGroup& g, const IdVec<CpuId, unsigned>& cpu_capacity) const {
-    unsigned sum = 0;
+  // What update_group_capacity (v5.15) settles to: the sum of the group's
+  // CPUs' capacities (of its child groups', and of each CPU for NUMA
+  // groups), and the least and greatest of them.
+  static void set_group_capacity(SchedGroup& g, const IdVec<CpuId, unsigned>& cpu_capacity) {
+    g.capacity = 0, g.min_capacity = UINT_MAX, g.max_capacity = 0;
     for (CpuId i : cpu_capacity.ids())
-      if (g.span[i.index()]) sum += cpu_capacity[i];
-    return sum;
+      if (g.span[i.index()]) {
+        g.capacity += cpu_capacity[i];
+        g.min_capacity = std::min(g.min_capacity, cpu_capacity[i]);
+        g.max_capacity = std::max(g.max_capacity, cpu_capacity[i]);
+      }
   }
 
  private:

@@ -64,6 +64,7 @@ struct SchedGroup {
   CpuMask span;          // sched_group_span
   CpuMask balance_mask;  // group_balance_mask (sched_group_mask before v4.13)
   unsigned capacity = 0;  // sgc->capacity: the sum of its CPUs' capacities
+  unsigned min_capacity = 0, max_capacity = 0;  // sgc->min_capacity, max_capacity: of its CPUs (v5.15)
   CpuId id;               // sgc->id: the CPU whose sched_group_capacity it is
 };
 
@@ -96,6 +97,13 @@ struct SchedTopology {
   IdVec<CpuId, int> llc_level;
   IdVec<CpuId, CpuId> llc_id;
   bool smt_active = false;  // sched_smt_active(): some CPU has an SMT sibling
+  // v5.15's asymmetric CPU capacity: sched_asym_cpucap_active() (a domain as
+  // built has SD_ASYM_CPUCAPACITY), rd->max_cpu_capacity, and per CPU
+  // sd_asym_cpucapacity, the lowest domain with SD_ASYM_CPUCAPACITY_FULL
+  // (its index in sd, -1 when none).
+  bool asym_cpucap_active = false;
+  unsigned max_cpu_capacity = 0;
+  IdVec<CpuId, int> asym_level;
 };
 
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain

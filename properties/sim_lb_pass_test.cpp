@@ -160,6 +160,13 @@ TEST(LoadBalancePass, TheRulesCatchAPassBeyondItsVerdict) {
   EXPECT_EQ(pass_beyond_verdict(p), "era 1: the last task's load / 2 did not fit");
   p.idle = CpuIdleType::newly_idle, p.imbalance = 3000, p.left = 952, p.tasks = 2, p.max_take = 1024;
   EXPECT_EQ(pass_beyond_verdict(p), "a newly idle pass moved more than one task");
+  // migrate_misfit: X 1, the one misfit task taken leaves 0
+  p = {.dst = CpuId(0), .src = CpuId(2), .level = 0, .idle = CpuIdleType::idle, .era1 = false,
+       .type = MigrationType::misfit, .imbalance = 1, .left = 0, .nr_balance_failed = 0, .tasks = 1,
+       .last_take = 1, .max_take = 1, .domain_avg_load = 0, .local = g, .busiest = g};
+  EXPECT_EQ(pass_beyond_verdict(p), "");
+  p.tasks = 2;
+  EXPECT_EQ(pass_beyond_verdict(p), "migrate_misfit: not the one misfit task at X 1");
 }
 
 // The claims' random cases (lb-pass/within-verdict and its v4.4 row),
@@ -170,7 +177,7 @@ TEST(LoadBalancePass, TheClaimsCasesMovePassesOfEachKindAndHold) {
     const Claim* c = claim_by_id(id);
     ASSERT_NE(c, nullptr);
     std::mt19937_64 rng(20261202);
-    int with_pass = 0, with_load = 0, with_task = 0, with_newidle = 0;
+    int with_pass = 0, with_load = 0, with_task = 0, with_newidle = 0, with_misfit = 0;
     for (int i = 0; i < 100; ++i) {
       std::vector<uint8_t> bytes(512);
       for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
@@ -183,15 +190,18 @@ TEST(LoadBalancePass, TheClaimsCasesMovePassesOfEachKindAndHold) {
           load = load || p.type == MigrationType::load;
           task = task || p.type == MigrationType::task;
           newidle = newidle || p.idle == CpuIdleType::newly_idle;
+          misfit = misfit || p.type == MigrationType::misfit;
         }
-        bool any = false, load = false, task = false, newidle = false;
+        bool any = false, load = false, task = false, newidle = false, misfit = false;
       } k;
       Sim sim(with_overrides(s, c->domain.sim.before), SimOptions{.check_every = 0, .sink = &k});
       sim.run();
       with_pass += k.any, with_load += k.load, with_task += k.task, with_newidle += k.newidle;
+      with_misfit += k.misfit;
     }
     std::printf("%s: of 100 cases %d have a pass that moved tasks, %d a migrate_load one, %d a migrate_task one, "
-                "%d a newly idle one\n", id, with_pass, with_load, with_task, with_newidle);
+                "%d a newly idle one, %d a migrate_misfit one\n", id, with_pass, with_load, with_task, with_newidle,
+                with_misfit);
     EXPECT_GE(with_pass, 30);
     EXPECT_GE(with_load, 10);
     EXPECT_GE(with_newidle, 10);

@@ -55,21 +55,26 @@ E select(bool c, E a, E b) { return c ? a : b; }
 inline int64_t select(bool c, int64_t a, int64_t b) { return c ? a : b; }
 
 // group_classify (kernel/sched/fair.c v5.15); the model has no asym packing
-// and no misfit tasks (docs/balancing.md). imbalanced: sgc->imbalance.
+// (docs/balancing.md). imbalanced: sgc->imbalance; misfit: the group's
+// group_misfit_task_load is not 0.
 template <class V>
 typename LbRepr<V>::Group group_classify(std::type_identity_t<V> imbalance_pct,
-                                         std::type_identity_t<LbBool<V>> imbalanced, const SgWakeupStats<V>& sgs) {
+                                         std::type_identity_t<LbBool<V>> imbalanced, const SgWakeupStats<V>& sgs,
+                                         std::type_identity_t<LbBool<V>> misfit = lb_bool<V>(false)) {
   const auto g = [](GroupType t) { return lb_enum<V>(t); };
   return select(group_is_overloaded(imbalance_pct, sgs), g(GroupType::overloaded),
                 select(imbalanced, g(GroupType::imbalanced),
-                       select(group_has_capacity(imbalance_pct, sgs), g(GroupType::has_spare),
-                              g(GroupType::fully_busy))));
+                       select(misfit, g(GroupType::misfit_task),
+                              select(group_has_capacity(imbalance_pct, sgs), g(GroupType::has_spare),
+                                     g(GroupType::fully_busy)))));
 }
 
-// struct sg_lb_stats: the figures, and the group's type.
+// struct sg_lb_stats: the figures, the group's type, and
+// group_misfit_task_load (the largest rq->misfit_task_load of its CPUs).
 template <class V> struct SgLbStatsT {
   SgWakeupStats<V> v;
   typename LbRepr<V>::Group type = lb_enum<V>(GroupType::has_spare);
+  V misfit_task_load{0};
 };
 using SgLbStats = SgLbStatsT<uint64_t>;
 
@@ -91,31 +96,51 @@ template <class V> SgWakeupStats<V> select(const LbBool<V>& c, const SgWakeupSta
           select(c, a.group_weight, b.group_weight)};
 }
 template <class V> SgLbStatsT<V> select(const LbBool<V>& c, const SgLbStatsT<V>& a, const SgLbStatsT<V>& b) {
-  return {select(c, a.v, b.v), select(c, a.type, b.type)};
+  return {select(c, a.v, b.v), select(c, a.type, b.type), select(c, a.misfit_task_load, b.misfit_task_load)};
 }
 
-// update_sd_pick_busiest (kernel/sched/fair.c v5.15), without misfit and asym
-// packing: whether sgs is busier than the busiest so far.
-template <class V> LbBool<V> update_sd_pick_busiest(const SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs) {
+// What update_sd_pick_busiest (kernel/sched/fair.c v5.15) reads of the
+// capacities of the group (sgc) and of the balancing CPU (dst):
+// out_of_reach: !capacity_greater(capacity_of(dst), sgc->max_capacity), dst
+// cannot help the group's misfit task; keeps_bigger: SD_ASYM_CPUCAPACITY and
+// capacity_greater(sgc->min_capacity, capacity_of(dst)). Symmetric: both false.
+template <class V> struct PickCapacityT {
+  LbBool<V> out_of_reach = lb_bool<V>(false);
+  LbBool<V> keeps_bigger = lb_bool<V>(false);
+};
+using PickCapacity = PickCapacityT<uint64_t>;
+
+// update_sd_pick_busiest (kernel/sched/fair.c v5.15), without asym packing:
+// whether sgs is busier than the busiest so far.
+template <class V>
+LbBool<V> update_sd_pick_busiest(const SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs, const PickCapacityT<V>& cap = {}) {
   const SgLbStatsT<V>& busiest = sds.busiest;
   const auto is = [&](GroupType t) { return sgs.type == lb_enum<V>(t); };
+  // a misfit task the balancing CPU cannot help, or a local group without spare capacity
+  const auto misfit_out = is(GroupType::misfit_task) &&
+                          (cap.out_of_reach || sds.local.type != lb_enum<V>(GroupType::has_spare));
   const auto by_load = (is(GroupType::overloaded) || is(GroupType::fully_busy)) && sgs.v.avg_load > busiest.v.avg_load;
   const auto by_spare = is(GroupType::has_spare) && (sgs.v.idle_cpus < busiest.v.idle_cpus ||
                                                      (sgs.v.idle_cpus == busiest.v.idle_cpus &&
                                                       sgs.v.sum_nr_running > busiest.v.sum_nr_running));
-  const auto same_type = by_load || by_spare || is(GroupType::misfit_task) || is(GroupType::asym_packing);
-  return sgs.v.sum_h_nr_running != V(0) &&
-         ((sgs.type != busiest.type && sgs.type > busiest.type) || (sgs.type == busiest.type && same_type));
+  const auto by_misfit = is(GroupType::misfit_task) && sgs.misfit_task_load >= busiest.misfit_task_load;
+  const auto same_type = by_load || by_spare || by_misfit || is(GroupType::asym_packing);
+  const auto busier = (sgs.type != busiest.type && sgs.type > busiest.type) || (sgs.type == busiest.type && same_type);
+  // no more than a task per CPU, on CPUs bigger than dst: they keep them
+  const auto keeps = cap.keeps_bigger && sgs.type <= lb_enum<V>(GroupType::fully_busy);
+  return sgs.v.sum_h_nr_running != V(0) && !misfit_out && busier && !keeps;
 }
 
 // update_sd_lb_stats (kernel/sched/fair.c v5.15), one group of the domain's
 // list: the local group's figures are kept, another one becomes the busiest
 // if update_sd_pick_busiest says so; every group adds its load and capacity.
-template <class V> void update_sd_lb_stats_group(SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs, bool local_group) {
+template <class V>
+void update_sd_lb_stats_group(SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs, bool local_group,
+                              const PickCapacityT<V>& cap = {}) {
   if (local_group) {
     sds.local = sgs;
   } else {
-    const auto pick = update_sd_pick_busiest(sds, sgs);
+    const auto pick = update_sd_pick_busiest(sds, sgs, cap);
     sds.busiest = select(pick, sgs, sds.busiest);
     sds.has_busiest = sds.has_busiest || pick;
   }
@@ -141,8 +166,8 @@ template <class C, class V> ImbalanceT<V> select(const C& c, const ImbalanceT<V>
   return {select(c, a.type, b.type), select(c, a.imbalance, b.imbalance)};
 }
 
-// calculate_imbalance (kernel/sched/fair.c v5.15), without misfit and asym
-// packing. Fills local's avg_load and sds.avg_load where the kernel does (a
+// calculate_imbalance (kernel/sched/fair.c v5.15), without asym packing: a
+// misfit group moves its misfit task (migrate_misfit, 1). Fills local's avg_load and sds.avg_load where the kernel does (a
 // symbolic V: wherever its load path is taken).
 // (local - busiest idle CPUs) is unsigned int, as in v5.15: with more idle
 // CPUs in busiest it wraps to about 2^31 tasks (max_t(long, 0, ...) does not
@@ -188,8 +213,12 @@ ImbalanceT<V> calculate_imbalance(const std::type_identity_t<ImbalanceEnvT<V>>& 
              lb_long(select(none, V(0), min(from_busiest, to_local) / V(kSchedCapacityScale)))};
   };
   return select_lazy(
-      imbalanced, [&] { return I{m(MigrationType::task), lb_long(V(1))}; },
-      [&] { return select_lazy(spare, spare_case, load_case); });
+      busiest.type == g(GroupType::misfit_task), [&] { return I{m(MigrationType::misfit), lb_long(V(1))}; },
+      [&] {
+        return select_lazy(
+            imbalanced, [&] { return I{m(MigrationType::task), lb_long(V(1))}; },
+            [&] { return select_lazy(spare, spare_case, load_case); });
+      });
 }
 
 // find_busiest_group's verdict (kernel/sched/fair.c v5.15) once
@@ -199,12 +228,13 @@ ImbalanceT<V> find_busiest_group_verdict(const std::type_identity_t<ImbalanceEnv
   const SgLbStatsT<V>& local = sds.local;
   const SgLbStatsT<V>& busiest = sds.busiest;
   const auto g = [](GroupType t) { return lb_enum<V>(t); };
-  const auto imbalanced = busiest.type == g(GroupType::imbalanced);
+  // a misfit or imbalanced busiest group forces the balance
+  const auto forced = busiest.type == g(GroupType::imbalanced) || busiest.type == g(GroupType::misfit_task);
   const auto lighter = local.type > busiest.type;
   const auto local_overloaded = local.type == g(GroupType::overloaded);
   const auto heavier = local.v.avg_load >= busiest.v.avg_load;
   sds.avg_load = select_lazy(
-      sds.has_busiest && !imbalanced && !lighter && local_overloaded && !heavier,
+      sds.has_busiest && !forced && !lighter && local_overloaded && !heavier,
       [&] { return sds.total_load * V(kSchedCapacityScale) / sds.total_capacity; }, [&] { return sds.avg_load; });
   const auto overloaded_out = local_overloaded && (heavier || local.v.avg_load >= sds.avg_load ||
                                                    V(100) * busiest.v.avg_load <= V(env.imbalance_pct) * local.v.avg_load);
@@ -214,7 +244,7 @@ ImbalanceT<V> find_busiest_group_verdict(const std::type_identity_t<ImbalanceEnv
                         (env.idle == lb_enum<V>(CpuIdleType::not_idle) ||
                          (busiest.v.group_weight > V(1) && local.v.idle_cpus <= busiest.v.idle_cpus + V(1)) ||
                          busiest.v.sum_h_nr_running == V(1));
-  const auto balanced = !sds.has_busiest || (!imbalanced && (lighter || overloaded_out || busy_out));
+  const auto balanced = !sds.has_busiest || (!forced && (lighter || overloaded_out || busy_out));
   return select_lazy(balanced, [] { return ImbalanceT<V>{}; }, [&] { return calculate_imbalance(env, sds); });
 }
 
