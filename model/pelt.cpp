@@ -281,13 +281,15 @@ void init_entity_runnable_average(Sched& s, EntityId sei) {
 
 // post_init_entity_util_avg (kernel/sched/fair.c v5.15): util_avg from the
 // cfs_rq's (times se->load.weight, unscaled as the kernel has it), at most
-// half the capacity left; then attach_entity_cfs_rq.
+// half the CPU's capacity (arch_scale_cpu_capacity) left; then
+// attach_entity_cfs_rq.
 void post_init_entity_util_avg(Sched& s, TaskId task) {
   const EntityId sei = s.tasks[task].se;
   SchedEntity& e = s.se[sei];
   const SchedAvg& ca = s.cfs[e.cfs_rq].pelt.avg;
   SchedAvg& sa = e.pelt.avg;
-  const auto cap = static_cast<int64_t>(kSchedCapacityScale - ca.util_avg) / 2;
+  const auto cpu_scale = static_cast<int64_t>(s.topo.cpu_capacity[s.cfs[e.cfs_rq].cpu]);
+  const int64_t cap = (cpu_scale - static_cast<int64_t>(ca.util_avg)) / 2;
   if (cap > 0) {
     if (ca.util_avg != 0) {
       sa.util_avg = ca.util_avg * e.load.weight / (ca.load_avg + 1);

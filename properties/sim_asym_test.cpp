@@ -72,6 +72,16 @@ TEST(AsymCapacity, ThePeltClockRunsAtTheCpusCapacity) {
   EXPECT_NEAR(static_cast<double>(half) / static_cast<double>(full), 0.5, 0.1);
 }
 
+// post_init_entity_util_avg: a new task on an empty cfs_rq starts at half its
+// CPU's capacity (arch_scale_cpu_capacity), 223 on a little CPU, 512 on a
+// big one; no PELT period has passed at 100 us to change it.
+TEST(AsymCapacity, ANewTasksUtilStartsAtHalfItsCpusCapacity) {
+  Sim sim(parse_ok(big_little("v5.15") + "task big cpus=0\ntask little cpus=2\nrun 100us\n"));
+  sim.run();
+  EXPECT_EQ(sim.sched().se[task_of(sim, "big").se].pelt.avg.util_avg, 512u);
+  EXPECT_EQ(sim.sched().se[task_of(sim, "little").se].pelt.avg.util_avg, 223u);
+}
+
 // A busy task on a CPU of capacity 512 fills util_sum; when it then sleeps,
 // the time clock_pelt fell behind is lost (lost_idle_time), not given back.
 TEST(AsymCapacity, AFullyBusyCpuLosesTheIdleTimeItsCapacityTook) {
