@@ -92,8 +92,7 @@ int cmd_topology(int argc, char** argv) {
   }
   features.insert(features.end(), overrides.begin(), overrides.end());
   const Profile* pr = profile_by_name(profile);
-  FeatureSet fs = (pr ? *pr : default_profile()).features;
-  for (const auto& [f, on] : features) fs.set(f, on);
+  const FeatureSet fs = (pr ? *pr : default_profile()).features.with(features);
   const SchedTopology st =
       build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction]);
   if (json) {

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "arith/calc_delta.h"
 #include "arith/slice.h"
@@ -80,6 +81,13 @@ class FeatureSet {
     return *this;
   }
   bool operator==(const FeatureSet&) const = default;
+  // These features with each override applied in order (a scenario's
+  // `feature` lines, then command-line flags).
+  FeatureSet with(std::span<const std::pair<Feature, bool>> overrides) const {
+    FeatureSet r = *this;
+    for (const auto& [f, on] : overrides) r.set(f, on);
+    return r;
+  }
   // "alt_period base_slice ..." (the features that are on).
   std::string to_string() const;
 

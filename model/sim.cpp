@@ -52,8 +52,7 @@ void Sim::reset(const Scenario& sc) {
     last_error_ = "unknown kernel profile '" + sc_.kernel + "', using " + std::string(default_profile().name);
     p = &default_profile();
   }
-  s_.features = p->features;
-  for (const auto& [f, on] : sc_.feature_overrides) s_.features.set(f, on);
+  s_.features = p->features.with(sc_.feature_overrides);
   s_.era = ModelEra::from(s_.features);
   s_.res = s_.features.load_resolution();
   if (opt_.record_trace) sinks_.add((recorder_ = std::make_unique<TraceRecorder>()).get());
