@@ -222,7 +222,6 @@ void sched_init(Sched& s, unsigned nr_cpus) {
   for (const CpuId c : s.rq.ids()) {
     s.rq[c].cpu = c;
     s.rq[c].cfs = new_cfs_rq(s, kRootGroup, c);
-    s.rq[c].clock_pelt = kPeltClockStart;
     set_rq_curr(s, c, kIdle);
     s.rq[c].avg_idle = 2 * s.tun.migration_cost_ns;
     s.rq[c].max_idle_balance_cost = s.tun.migration_cost_ns;

@@ -7,6 +7,7 @@
 
 #include "arith/pelt_attach.h"
 #include "arith/pelt_shares.h"
+#include "fair_cpu.h"
 #include "pelt_eras.h"
 
 namespace cfsv {
@@ -288,7 +289,7 @@ void post_init_entity_util_avg(Sched& s, TaskId task) {
   SchedEntity& e = s.se[sei];
   const SchedAvg& ca = s.cfs[e.cfs_rq].pelt.avg;
   SchedAvg& sa = e.pelt.avg;
-  const auto cpu_scale = static_cast<int64_t>(s.topo.cpu_capacity[s.cfs[e.cfs_rq].cpu]);
+  const auto cpu_scale = static_cast<int64_t>(capacity_orig_of(s, s.cfs[e.cfs_rq].cpu));
   const int64_t cap = (cpu_scale - static_cast<int64_t>(ca.util_avg)) / 2;
   if (cap > 0) {
     if (ca.util_avg != 0) {
@@ -321,8 +322,7 @@ void detach_entity_cfs_rq(Sched& s, EntityId sei) {
 }
 
 void update_idle_rq_clock_pelt(Sched& s, CpuId cpu) {
-  const uint64_t max = pelt_tables().load_avg_max;
-  const uint64_t divider = ((max - 1024) << kSchedCapacityShift) - max;
+  const uint64_t divider = (pelt_min_divider() << kSchedCapacityShift) - pelt_tables().load_avg_max;
   update_rq_clock_pelt(s, cpu);
   Rq& r = s.rq[cpu];
   if (s.cfs[r.cfs].pelt.avg.util_sum >= divider) r.lost_idle_time += s.now + kPeltClockStart - r.clock_pelt;

@@ -405,8 +405,8 @@ constexpr uint64_t kPeltClockStart = uint64_t{4096} * 1024 * 1024;
 // rounding at a lower capacity, under 1 ns an update, may differ.
 inline void update_rq_clock_pelt(Sched& s, CpuId cpu) {
   Rq& r = s.rq[cpu];
-  if (r.curr != kIdle && s.topo.cpu_capacity[cpu] < 1024)
-    r.clock_pelt += (s.now - r.clock_pelt_at) * s.topo.cpu_capacity[cpu] >> 10;
+  if (r.curr != kIdle && s.topo.cpu_capacity[cpu] < kSchedCapacityScale)
+    r.clock_pelt += pelt_v4_4::cap_scale<uint64_t>(s.now - r.clock_pelt_at, s.topo.cpu_capacity[cpu]);
   else
     r.clock_pelt = s.now + kPeltClockStart;  // idle, or at full capacity: clock_task
   r.clock_pelt_at = s.now;

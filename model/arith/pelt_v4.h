@@ -59,7 +59,8 @@ template <class V> V compute_runnable_contrib_n32(V n) {
                 select(n >= V(t.load_avg_max_n), V(t.load_avg_max), u32(tabled)));
 }
 
-// cap_scale (kernel/sched/fair.c v4.4): v * s >> SCHED_CAPACITY_SHIFT.
+// cap_scale (kernel/sched/fair.c v4.4; kernel/sched/sched.h v5.15, as
+// update_rq_clock_pelt uses it): v * s >> SCHED_CAPACITY_SHIFT.
 template <class V> V cap_scale(V v, V s) { return (v * s) >> V(kSchedCapacityShift); }
 
 // __update_load_avg (kernel/sched/fair.c v4.4, v4.9): returns 1 when a period
