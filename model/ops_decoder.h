@@ -177,8 +177,9 @@ struct DecodeOptions {
   // with little CPUs (capacity 446: misfit balancing), and a newidle_cost.
   bool balancing = false;
   // Fork/exit churn (TaskSpec::churn; fuzz_ops): one task in eight forks
-  // children every 50us..2ms, each running 1ns..500us, at most 0 (no
-  // limit)..16 of them.
+  // children every 50us..2ms, each running 1ns..500us, 1..16 of them, or
+  // without a limit every 1..2ms (a fork every 50us for the whole run made an
+  // input cost ~15x the median; docs/fuzz-throughput.md, "Measured a ninth time").
   bool churn = false;
 };
 
@@ -193,6 +194,7 @@ struct DecodeOptions {
 template <class Reader> class OpsDecoder {
  public:
   static constexpr Nanos kMinSleep = 50'000;  // 50 us
+  static constexpr Nanos kMinUnlimitedFork = 1'000'000;  // a churn without a limit: 1 ms
 
   explicit OpsDecoder(DecodeOptions o = {}) : o_(o) {}
 
@@ -307,8 +309,10 @@ template <class Reader> class OpsDecoder {
       if (kind == 1) t.behaviour = RunPeriodic{run, sleep};
       else t.behaviour = RunWallclock{run, sleep};
     }
-    if (o_.churn && r_->range(0, 7) == 0)  // forks every kMinSleep at least, as sleeps bound the events
-      t.churn = Churn{duration(kMinSleep, 2'000'000), duration(1, 500'000), r_->range(0, 16)};
+    if (o_.churn && r_->range(0, 7) == 0) {  // forks every kMinSleep at least, as sleeps bound the events
+      const uint64_t children = r_->range(0, 16);  // 0: no limit, then a fork every 1ms at most
+      t.churn = Churn{duration(children ? kMinSleep : kMinUnlimitedFork, 2'000'000), duration(1, 500'000), children};
+    }
   }
   std::pair<uint64_t, std::optional<uint32_t>> shares() {
     switch (r_->range(0, 3)) {
