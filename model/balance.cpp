@@ -185,9 +185,10 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
   }
 }
 
-// update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus; no asym
-// packing. overload: a CPU runs more than one task, or (SD_ASYM_CPUCAPACITY)
-// a CPU of another group than dst's has a misfit task (SG_OVERLOAD).
+// update_sg_lb_stats (v5.15) over the group's CPUs in env.cpus. overload: a
+// CPU runs more than one task, or (SD_ASYM_CPUCAPACITY) a CPU of another
+// group than dst's has a misfit task (SG_OVERLOAD). SD_ASYM_PACKING: an idle
+// dst preferred to the group's best CPU makes a group with tasks asym_packing.
 SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bool& overload) {
   SgLbStats sgs;
   auto& v = sgs.v;
@@ -210,19 +211,24 @@ SgLbStats update_sg_lb_stats(Sched& s, const LbEnv& env, const SchedGroup& g, bo
       overload = true;
     }
   }
+  const bool asym_packing = env.sd->flags.has(F::ASYM_PACKING) && env.idle != Idle::not_idle &&
+                            v.sum_h_nr_running && sched_asym_prefer(s.topo, env.dst_cpu, g.asym_prefer_cpu);
   v.group_capacity = g.capacity;
   v.group_weight = g.span.count();
   sgs.type = group_classify(env.sd->imbalance_pct, sgc_imbalance(s, env.sd->level, g.id), v,
-                            sgs.misfit_task_load != 0);
+                            sgs.misfit_task_load != 0, asym_packing);
   if (sgs.type == GroupType::overloaded) v.avg_load = v.group_load * kSchedCapacityScale / v.group_capacity;
   return sgs;
 }
 
-// update_sd_pick_busiest's (v5.15) tests of the capacities of g and dst.
-PickCapacity pick_capacity(const Sched& s, const LbEnv& env, const SchedGroup& g) {
+// update_sd_pick_busiest's (v5.15) tests of the capacities of g and dst, and
+// of g's priority against the busiest group so far (if any).
+PickCapacity pick_capacity(const Sched& s, const LbEnv& env, const SchedGroup& g, const SchedGroup* busiest) {
   const uint64_t dst = capacity_of(s, env.dst_cpu);
   return {.out_of_reach = !capacity_greater(dst, g.max_capacity),
-          .keeps_bigger = env.sd->flags.has(F::ASYM_CPUCAPACITY) && capacity_greater(g.min_capacity, dst)};
+          .keeps_bigger = env.sd->flags.has(F::ASYM_CPUCAPACITY) && capacity_greater(g.min_capacity, dst),
+          .preferred = busiest && env.sd->flags.has(F::ASYM_PACKING) &&
+                       sched_asym_prefer(s.topo, g.asym_prefer_cpu, busiest->asym_prefer_cpu)};
 }
 
 // find_busiest_group (v5.15): update_sd_lb_stats, then the verdict; the
@@ -235,7 +241,7 @@ const SchedGroup* find_busiest_group(Sched& s, LbEnv& env) {
     const SgLbStats sgs = update_sg_lb_stats(s, env, g, overload);
     if (g.span.test(env.dst_cpu.index())) {
       sds.local = sgs;
-    } else if (update_sd_pick_busiest(sds, sgs, pick_capacity(s, env, g))) {
+    } else if (update_sd_pick_busiest(sds, sgs, pick_capacity(s, env, g, busiest))) {
       sds.busiest = sgs;
       sds.has_busiest = true;
       busiest = &g;
@@ -288,8 +294,13 @@ CpuId find_busiest_queue(const Sched& s, const LbEnv& env, const SchedGroup& g) 
   return busiest;
 }
 
-// need_active_balance (v5.15), without asym packing: a misfit task is pushed.
+// need_active_balance (v5.15): asym_active_balance (an idle dst preferred to
+// src under SD_ASYM_PACKING), the task migration that failed too often, src's
+// capacity reduced, or a misfit task.
 bool need_active_balance(const Sched& s, const LbEnv& env) {
+  if (env.idle != Idle::not_idle && env.sd->flags.has(F::ASYM_PACKING) &&
+      sched_asym_prefer(s.topo, env.dst_cpu, env.src_cpu))
+    return true;
   if (env.imb.type == MigrationType::task && env.sdb->nr_balance_failed > env.sd->cache_nice_tries + 2) return true;
   if (env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
       check_cpu_capacity(s, env.src_cpu, *env.sd) &&

@@ -62,8 +62,9 @@ bool check_misfit_status(const Sched& s, CpuId cpu, const SchedDomain& sd) {
 }
 
 // nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
-// balance for every idle CPU when it runs two tasks, or has a misfit task
-// (asymmetric capacities), or else its LLC has another busy CPU
+// balance for every idle CPU when it runs two tasks, or (SD_ASYM_PACKING) a
+// CPU of higher priority is idle, or has a misfit task (asymmetric
+// capacities), or else its LLC has another busy CPU
 // (nr_busy_cpus: the LLC's CPUs not running the idle task).
 void nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
@@ -73,6 +74,9 @@ void nohz_balancer_kick(Sched& s, CpuId cpu) {
   const auto& doms = s.topo.sd[cpu];
   bool kick = rq_nr_running(s, cpu) >= 2 ||
               (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front()));
+  if (const int packing = s.topo.asym_packing_level[cpu]; !kick && packing >= 0)  // sd_asym_packing
+    for (const CpuId i : each_cpu(doms[static_cast<std::size_t>(packing)].span & idle))
+      kick = kick || sched_asym_prefer(s.topo, i, cpu);
   const int asym_level = s.topo.asym_level[cpu];  // sd_asym_cpucapacity
   if (!kick && asym_level >= 0) kick = check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
   if (!kick && asym_level < 0)

@@ -174,7 +174,8 @@ struct DecodeOptions {
   bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
   // Load balancing and the kernel's placement on (fuzz_balance_ops): 2 to 8
   // CPUs as 1..2 sockets x 1..2 cores x 1..2 threads, one machine in four
-  // with little CPUs (capacity 446: misfit balancing), and a newidle_cost.
+  // with little CPUs (capacity 446: misfit balancing), one in four with ITMT
+  // priorities (asym packing), and a newidle_cost.
   bool balancing = false;
   // Fork/exit churn (TaskSpec::churn; fuzz_ops): one task in eight forks
   // children every 50us..2ms, each running 1ns..500us, 1..16 of them, or
@@ -213,6 +214,8 @@ template <class Reader> class OpsDecoder {
       if (s.topology.nr_cpus() == 1) s.topology.cores = 2;
       if (r.range(0, 3) == 0)
         for (unsigned c = 0; c < s.topology.nr_cpus(); ++c) s.topology.capacity.push_back(r.range(0, 1) ? 1024 : 446);
+      if (r.range(0, 3) == 0)  // ITMT priorities 1..4: asym packing
+        for (unsigned c = 0; c < s.topology.nr_cpus(); ++c) s.topology.priority.push_back(static_cast<unsigned>(r.range(1, 4)));
       s.settings.push_back({"newidle_cost", kNewidleCost[r.range(0, 2)]});
     } else {
       const auto cpus = static_cast<unsigned>(r.range(1, std::max(1u, o_.max_cpus)));

@@ -35,6 +35,9 @@ struct Topology {
   // arch_scale_cpu_capacity per CPU, 0 where not given (the era's default);
   // empty when none is given.
   std::vector<unsigned> capacity = {};
+  // arch_asym_cpu_priority per CPU (x86 ITMT: SD_ASYM_PACKING on the SMT and
+  // MC levels, v5.15), 0 where not given; empty when none is given.
+  std::vector<unsigned> priority = {};
   unsigned nr_cpus() const { return sockets * cores * threads; }
   unsigned nr_nodes() const { return nodes ? nodes : sockets; }
   unsigned cpu_node(unsigned cpu) const { return cpu / (cores * threads) / (sockets / nr_nodes()); }

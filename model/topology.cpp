@@ -47,6 +47,7 @@ struct Era {
   bool node_level;              // sched_init_numa: a NODE level, distances from the whole table (v5.15)
   bool asym_cpucapacity;        // sd_init: asym_cpu_capacity_classify (v5.15)
   bool smt_capacity;            // arch_scale_cpu_capacity: smt_gain / span_weight on SMT (v3.10, v4.4)
+  bool itmt;                    // x86 ITMT (v4.10+): with priorities, SMT and MC get SD_ASYM_PACKING
 };
 
 constexpr SdFlags kOld = SdFlags{F::LOAD_BALANCE, F::BALANCE_NEWIDLE, F::BALANCE_EXEC, F::BALANCE_FORK,
@@ -95,7 +96,7 @@ constexpr std::array<Era, 3> kEras = {{
          {},
          {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kSerialize},
      }},
-     kFlags310, kDegen310, kDegen310, true, false, false, false, true},
+     kFlags310, kDegen310, kDegen310, true, false, false, false, true, false},
     {{{
          {"SMT", true, 0, 32, 110, 0, 0, 0, 0, 0, 0, 1178, kOld | kSmt | kPrefer},
          {"MC", true, 0, 32, 117, 1, 2, 0, 0, 0, 0, 0, kOld | kPkg},
@@ -103,7 +104,7 @@ constexpr std::array<Era, 3> kEras = {{
          {},
          {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kNuma | kSerialize},
      }},
-     kFlags44, kDegen44, kDegen44 | kPrefer, true, true, false, false, true},
+     kFlags44, kDegen44, kDegen44 | kPrefer, true, true, false, false, true, false},
     {{{
          {"SMT", true, 0, 16, 110, 0, 0, 0, 0, 0, 0, 0, kNew | kSmt},
          {"MC", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew | kPkg},
@@ -111,7 +112,7 @@ constexpr std::array<Era, 3> kEras = {{
          {"NODE", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew},
          {"NUMA", true, 0, 16, 117, 2, 0, 0, 0, 0, 0, 0, (kNew & ~kPrefer) | kNuma | kSerialize},
      }},
-     kFlags515, kAllButWakeAffine, kAllButWakeAffine, false, true, true, true, false},
+     kFlags515, kAllButWakeAffine, kAllButWakeAffine, false, true, true, true, false, true},
 }};
 
 const Era& era_of(TopologyEra e) { return kEras[static_cast<std::size_t>(e)]; }
@@ -149,15 +150,21 @@ class Builder {
     for (CpuId c : built_.ids())
       for (std::size_t l = 0; l < built_[c].size(); ++l)
         built_[c][l].groups = built_[c][l].flags.has(F::OVERLAP) ? overlap_groups(c, l) : groups(c, l);
-    st.cpu_capacity.resize(n_);
-    for (CpuId c : built_.ids()) st.cpu_capacity[c] = cpu_capacity(c);
+    st.cpu_capacity.resize(n_), st.asym_priority.resize(n_);
+    for (CpuId c : built_.ids()) {
+      st.cpu_capacity[c] = cpu_capacity(c);
+      st.asym_priority[c] = c.index() < t_.priority.size() ? t_.priority[c.index()] : 0;
+    }
     st.smt_mask.resize(n_), st.node_mask.resize(n_);
     for (CpuId c : built_.ids()) st.smt_mask[c] = mask({Level::smt}, c.index()), st.node_mask[c] = mask({Level::die}, c.index());
     st.sd.resize(n_);
     for (CpuId c : built_.ids()) {
       st.sd[c] = attach(built_[c]);
       for (SchedDomain& sd : st.sd[c])
-        for (SchedGroup& g : sd.groups) set_group_capacity(g, st.cpu_capacity);
+        for (SchedGroup& g : sd.groups) {
+          set_group_capacity(g, st.cpu_capacity);
+          if (sd.flags.has(F::ASYM_PACKING)) g.asym_prefer_cpu = asym_prefer_cpu(st, g.span);
+        }
     }
     for (CpuId c : built_.ids()) {
       for (const SchedDomain& sd : built_[c]) st.asym_cpucap_active |= sd.flags.has(F::ASYM_CPUCAPACITY);
@@ -167,12 +174,25 @@ class Builder {
     return st;
   }
 
+  // init_sched_groups_capacity (kernel/sched/topology.c v5.15), SD_ASYM_PACKING:
+  // the group's CPU of highest priority, the first of equals.
+  static CpuId asym_prefer_cpu(const SchedTopology& st, const CpuMask& span) {
+    CpuId best;
+    for (CpuId c : st.asym_priority.ids())
+      if (span[c.index()] && (!best || sched_asym_prefer(st, c, best))) best = c;
+    return best;
+  }
+
   // update_top_cache_domain (kernel/sched/topology.c v5.15): sd_llc,
-  // sd_llc_id and sd_asym_cpucapacity of every CPU; and sched_smt_active.
+  // sd_llc_id, sd_asym_packing and sd_asym_cpucapacity of every CPU; and sched_smt_active.
   void update_top_cache_domain(SchedTopology& st) const {
-    st.llc_level.resize(n_), st.llc_id.resize(n_), st.asym_level.resize(n_);
+    st.llc_level.resize(n_), st.llc_id.resize(n_), st.asym_level.resize(n_), st.asym_packing_level.resize(n_);
     for (CpuId c : built_.ids()) {
       const auto& sds = st.sd[c];
+      st.asym_packing_level[c] = -1;  // highest_flag_domain: up from the bottom while the flag holds
+      while (st.asym_packing_level[c] + 1 < static_cast<int>(sds.size()) &&
+             sds[st.asym_packing_level[c] + 1].flags.has(F::ASYM_PACKING))
+        ++st.asym_packing_level[c];
       const auto asym = std::find_if(sds.begin(), sds.end(), [](const SchedDomain& sd) {
         return sd.flags.has(F::ASYM_CPUCAPACITY_FULL);
       });
@@ -279,6 +299,8 @@ class Builder {
       sd.forkexec_idx = in.forkexec_idx;
       sd.smt_gain = in.smt_gain;
       sd.flags = in.flags;
+      if (era_.itmt && !t_.priority.empty() && (tl.level == Level::smt || tl.level == Level::mc))
+        sd.flags |= SdFlags{F::ASYM_PACKING};  // x86_smt_flags, x86_core_flags: sysctl_sched_itmt_enabled
       if (tl.level == Level::numa && numa_distances_[tl.numa_level] > kReclaimDistance)
         sd.flags &= ~SdFlags{F::BALANCE_EXEC, F::BALANCE_FORK, F::WAKE_AFFINE};
       if (era_.asym_cpucapacity) {

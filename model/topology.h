@@ -66,6 +66,7 @@ struct SchedGroup {
   unsigned capacity = 0;  // sgc->capacity: the sum of its CPUs' capacities
   unsigned min_capacity = 0, max_capacity = 0;  // sgc->min_capacity, max_capacity: of its CPUs (v5.15)
   CpuId id;               // sgc->id: the CPU whose sched_group_capacity it is
+  CpuId asym_prefer_cpu;  // SD_ASYM_PACKING (v5.15): its CPU of highest priority
 };
 
 // A sched_domain of one CPU, as attached.
@@ -104,7 +105,17 @@ struct SchedTopology {
   bool asym_cpucap_active = false;
   unsigned max_cpu_capacity = 0;
   IdVec<CpuId, int> asym_level;
+  // x86 ITMT (v5.15): arch_asym_cpu_priority of each CPU (the topology's
+  // priority=, 0 where not given), and sd_asym_packing, the highest domain
+  // with SD_ASYM_PACKING (its index in sd, -1 when none).
+  IdVec<CpuId, unsigned> asym_priority;
+  IdVec<CpuId, int> asym_packing_level;
 };
+
+// sched_asym_prefer (kernel/sched/sched.h v5.15): a's priority is above b's.
+inline bool sched_asym_prefer(const SchedTopology& st, CpuId a, CpuId b) {
+  return st.asym_priority[a] > st.asym_priority[b];
+}
 
 // build_sched_domains over every CPU of the topology, then cpu_attach_domain
 // (degenerate domains removed) for each.

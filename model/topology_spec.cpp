@@ -2,6 +2,7 @@
 // parser, its canonical text, and the same text given alone on the command
 // line (`cfsv topology SPEC`).
 #include <algorithm>
+#include <cctype>
 
 #include "scenario_parser.h"
 #include "scenario_text.h"
@@ -16,6 +17,7 @@ namespace {
 
 constexpr unsigned kLocalDistance = 10, kMaxDistance = 255;  // LOCAL_DISTANCE; node_distance is a u8
 constexpr unsigned kCapacityScale = 1024;                      // SCHED_CAPACITY_SCALE
+constexpr unsigned kMaxAsymPriority = 1'000'000;  // arch_asym_cpu_priority is an int; x86's ITMT values are small
 
 // Splits text at sep; each piece with its column (text starts at col).
 std::vector<Token> split(std::string_view text, unsigned col, char sep) {
@@ -35,11 +37,11 @@ class TopologyArgs {
   Topology parse(const std::vector<Token>& toks, std::size_t first) {
     if (toks.size() <= first)
       fail(toks.back().end(), "missing argument; expected topology sockets=N cores=N threads=N [nodes=N] "
-                              "[distance=ROWS] [capacity=CPUS:N;...]");
+                              "[distance=ROWS] [capacity=CPUS:N;...] [priority=CPUS:N;...]");
     std::vector<Token> kv_toks;
     for (std::size_t i = first; i < toks.size(); ++i)
       if (toks[i].text != "numa") kv_toks.push_back(toks[i]);  // `numa nodes=2`: a word for the reader
-    const KeyValue *distance = nullptr, *capacity = nullptr, *nodes = nullptr;
+    const KeyValue *distance = nullptr, *capacity = nullptr, *priority = nullptr, *nodes = nullptr;
     const std::vector<KeyValue> kvs = key_values(kv_toks, 0, line_);
     for (const KeyValue& kv : kvs) {
       unsigned* field = kv.key == "sockets" ? &t_.sockets
@@ -49,9 +51,10 @@ class TopologyArgs {
                                               : nullptr;
       if (kv.key == "distance") distance = &kv;
       else if (kv.key == "capacity") capacity = &kv;
+      else if (kv.key == "priority") priority = &kv;
       else if (!field)
         fail(kv.key_col, "unknown topology key " + quote(kv.key) +
-                             " (expected sockets, cores, threads, nodes, distance, capacity)");
+                             " (expected sockets, cores, threads, nodes, distance, capacity, priority)");
       else *field = static_cast<unsigned>(number_at({line_, kv.value_col}, kv.value, kv.key, 1, kMaxCpus));
       if (kv.key == "nodes") nodes = &kv;
     }
@@ -63,7 +66,8 @@ class TopologyArgs {
                                  std::to_string(t_.sockets) +
                                  ": a NUMA node is a run of whole sockets (nodes inside a socket are not modelled)");
     if (distance) parse_distance(*distance);
-    if (capacity) parse_capacity(*capacity);
+    if (capacity) parse_per_cpu(*capacity, "capacity", kCapacityScale, t_.capacity);
+    if (priority) parse_per_cpu(*priority, "priority", kMaxAsymPriority, t_.priority);
     return t_;
   }
 
@@ -106,28 +110,33 @@ class TopologyArgs {
                                       std::to_string(t_.distance[b * n + a]));
   }
 
-  // capacity=0-3:1024;4-7:446: arch_scale_cpu_capacity of each CPU listed.
-  void parse_capacity(const KeyValue& kv) {
+  // capacity=0-3:1024;4-7:446 (arch_scale_cpu_capacity) or priority=0,2:30;1,3:20
+  // (arch_asym_cpu_priority): a value in [1, max] for each CPU listed, 0 for the others.
+  void parse_per_cpu(const KeyValue& kv, const std::string& what, unsigned max, std::vector<unsigned>& out) {
     const unsigned n = t_.nr_cpus();
-    t_.capacity.assign(n, 0);
+    out.assign(n, 0);
     for (const Token& item : split(kv.value, kv.value_col, ';')) {
       const std::size_t colon = item.text.find(':');
       if (colon == std::string_view::npos || colon == 0 || colon + 1 == item.text.size())
-        fail(item.col, "expected CPUS:CAPACITY (e.g. 0-3:1024), got " + quote(item.text));
+        fail(item.col, "expected CPUS:" + upper(what) + " (e.g. 0-3:" + std::to_string(max) + "), got " +
+                           quote(item.text));
       unsigned max_cpu = 0, max_col = item.col;
       const CpuMask cpus = cpu_list_at({line_, item.col}, item.text.substr(0, colon), &max_cpu, &max_col);
       if (max_cpu >= n)
         fail(max_col, "CPU " + std::to_string(max_cpu) + " is not in the topology (CPUs 0-" + std::to_string(n - 1) +
                           ")");
-      const unsigned cap_col = item.col + static_cast<unsigned>(colon + 1);
-      const unsigned cap = static_cast<unsigned>(
-          number_at({line_, cap_col}, item.text.substr(colon + 1), "capacity", 1, kCapacityScale));
+      const unsigned value_col = item.col + static_cast<unsigned>(colon + 1);
+      const auto value = static_cast<unsigned>(number_at({line_, value_col}, item.text.substr(colon + 1), what, 1, max));
       for (unsigned c = 0; c < n; ++c) {
         if (!cpus[c]) continue;
-        if (t_.capacity[c]) fail(item.col, "CPU " + std::to_string(c) + " is given a capacity twice");
-        t_.capacity[c] = cap;
+        if (out[c]) fail(item.col, "CPU " + std::to_string(c) + " is given a " + what + " twice");
+        out[c] = value;
       }
     }
+  }
+  static std::string upper(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return s;
   }
 
   unsigned line_;
@@ -140,6 +149,23 @@ Topology topology_args(const std::vector<Token>& toks, std::size_t first, unsign
   return TopologyArgs(line).parse(toks, first);
 }
 
+namespace {
+// " key=CPUS:V;CPUS:V": each value once, with its CPUs, in the order of their first CPU ("" when none).
+std::string per_cpu_text(const std::string& key, const std::vector<unsigned>& values) {
+  std::string s;
+  std::vector<unsigned> done;
+  for (unsigned c = 0; c < values.size(); ++c) {
+    const unsigned v = values[c];
+    if (!v || std::find(done.begin(), done.end(), v) != done.end()) continue;
+    CpuMask cpus;
+    for (unsigned d = c; d < values.size(); ++d) cpus[d] = values[d] == v;
+    s += (done.empty() ? " " + key + "=" : ";") + format_cpu_list(cpus) + ":" + std::to_string(v);
+    done.push_back(v);
+  }
+  return s;
+}
+}  // namespace
+
 std::string topology_text(const Topology& t) {
   std::string s = "sockets=" + std::to_string(t.sockets) + " cores=" + std::to_string(t.cores) +
                   " threads=" + std::to_string(t.threads);
@@ -147,16 +173,7 @@ std::string topology_text(const Topology& t) {
   const unsigned n = t.nr_nodes();
   for (unsigned i = 0; i < t.distance.size(); ++i)
     s += (i == 0 ? " distance=" : i % n ? "," : ";") + std::to_string(t.distance[i]);
-  // Each capacity value once, with its CPUs, in the order of their first CPU.
-  std::vector<unsigned> done;
-  for (unsigned c = 0; c < t.capacity.size(); ++c) {
-    const unsigned cap = t.capacity[c];
-    if (!cap || std::find(done.begin(), done.end(), cap) != done.end()) continue;
-    CpuMask cpus;
-    for (unsigned d = c; d < t.capacity.size(); ++d) cpus[d] = t.capacity[d] == cap;
-    s += (done.empty() ? " capacity=" : ";") + format_cpu_list(cpus) + ":" + std::to_string(cap);
-    done.push_back(cap);
-  }
+  s += per_cpu_text("capacity", t.capacity) + per_cpu_text("priority", t.priority);
   return s;
 }
 

@@ -1,4 +1,4 @@
-// Asymmetric CPU capacity in v5.15 (docs/balancing.md, "Asymmetric
+// Asymmetric CPU capacity in v5.15 (docs/asymmetric.md, "Asymmetric
 // capacity"): the topology's capacity ranges, the PELT clock at a CPU's
 // capacity, the misfit status, misfit balancing and the capacity-aware
 // wakeup path, each against the same machine with equal capacities.

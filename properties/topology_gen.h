@@ -1,7 +1,7 @@
 // RapidCheck generators of machine topologies: up to 4 sockets of up to 4
 // cores of 1 or 2 threads, NUMA nodes dividing the sockets, sometimes a
-// distance table (few distinct values, so that levels repeat) and per-CPU
-// capacities.
+// distance table (few distinct values, so that levels repeat), per-CPU
+// capacities and ITMT priorities.
 #pragma once
 #include <rapidcheck.h>
 
@@ -38,6 +38,11 @@ inline rc::Gen<Topology> topology() {
       t.capacity.resize(t.nr_cpus());
       for (unsigned& c : t.capacity) c = *rc::gen::element(0u, 446u, 1024u);
       if (std::count(t.capacity.begin(), t.capacity.end(), 0u) == long(t.capacity.size())) t.capacity.clear();
+    }
+    if (*rc::gen::inRange(0, 4) == 0) {  // ITMT priorities (v5.15: SD_ASYM_PACKING), 0 where not given
+      t.priority.resize(t.nr_cpus());
+      for (unsigned& p : t.priority) p = *rc::gen::inRange(0u, 5u);
+      if (std::count(t.priority.begin(), t.priority.end(), 0u) == long(t.priority.size())) t.priority.clear();
     }
     return t;
   });

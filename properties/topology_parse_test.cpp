@@ -43,6 +43,9 @@ TEST(TopologyStatement, DefaultsAreANodePerSocketAt10And20) {
   EXPECT_TRUE(t.capacity.empty());
   // Keys in any order: capacity before the cores that hold its CPUs.
   EXPECT_EQ(parse_ok("topology capacity=7:300 cores=8\nrun 1s").topology.capacity[7], 300u);
+  EXPECT_TRUE(t.priority.empty());
+  EXPECT_EQ(parse_ok("topology cores=4 priority=0,2:40;1:20\nrun 1s").topology.priority,
+            (std::vector<unsigned>{40, 20, 40, 0}));
 }
 
 TEST(TopologyStatement, CanonicalTextKeepsOldFilesUnchanged) {
@@ -50,6 +53,8 @@ TEST(TopologyStatement, CanonicalTextKeepsOldFilesUnchanged) {
             "kernel v5.15\ntopology sockets=2 cores=4 threads=2\nrun 1s\n");
   EXPECT_EQ(print_scenario(parse_ok("topology numa nodes=1 capacity=1,3:10;0:1024 cores=4\nrun 1s")),
             "kernel v5.15\ntopology sockets=1 cores=4 threads=1 nodes=1 capacity=0:1024;1,3:10\nrun 1s\n");
+  EXPECT_EQ(print_scenario(parse_ok("topology priority=3:7;0-2:9 cores=4 capacity=3:446\nrun 1s")),
+            "kernel v5.15\ntopology sockets=1 cores=4 threads=1 capacity=3:446 priority=0-2:9;3:7\nrun 1s\n");
 }
 
 struct TopologyError {
@@ -94,6 +99,10 @@ INSTANTIATE_TEST_SUITE_P(
         TopologyError{"topology cores=4 capacity=0-4:512", 29, "CPU 4 is not in the topology (CPUs 0-3)"},
         TopologyError{"topology cores=4 capacity=0-1:512;1:256", 35, "CPU 1 is given a capacity twice"},
         TopologyError{"topology cores=4 capacity=1-0:512", 27, "goes backwards"},
+        TopologyError{"topology cores=4 priority=0-1", 27, "expected CPUS:PRIORITY"},
+        TopologyError{"topology cores=4 priority=0:0", 29, "priority '0' is out of range [1, 1000000]"},
+        TopologyError{"topology cores=4 priority=0-4:5", 29, "CPU 4 is not in the topology (CPUs 0-3)"},
+        TopologyError{"topology cores=4 priority=0-1:5;1:6", 33, "CPU 1 is given a priority twice"},
         TopologyError{"topology sockets=2 numa=2", 20, "unknown topology key 'numa'"},
         TopologyError{"topology sockets=2 nodes", 20, "expected key=value, got 'nodes'"},
         TopologyError{"topology sockets=2 sockets=1", 20, "duplicate key 'sockets'"}));

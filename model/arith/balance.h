@@ -54,19 +54,21 @@ template <class E>
 E select(bool c, E a, E b) { return c ? a : b; }
 inline int64_t select(bool c, int64_t a, int64_t b) { return c ? a : b; }
 
-// group_classify (kernel/sched/fair.c v5.15); the model has no asym packing
-// (docs/balancing.md). imbalanced: sgc->imbalance; misfit: the group's
-// group_misfit_task_load is not 0.
+// group_classify (kernel/sched/fair.c v5.15). imbalanced: sgc->imbalance;
+// misfit: the group's group_misfit_task_load is not 0; asym: its
+// group_asym_packing (an idle dst of SD_ASYM_PACKING preferred to the group).
 template <class V>
 typename LbRepr<V>::Group group_classify(std::type_identity_t<V> imbalance_pct,
                                          std::type_identity_t<LbBool<V>> imbalanced, const SgWakeupStats<V>& sgs,
-                                         std::type_identity_t<LbBool<V>> misfit = lb_bool<V>(false)) {
+                                         std::type_identity_t<LbBool<V>> misfit = lb_bool<V>(false),
+                                         std::type_identity_t<LbBool<V>> asym = lb_bool<V>(false)) {
   const auto g = [](GroupType t) { return lb_enum<V>(t); };
   return select(group_is_overloaded(imbalance_pct, sgs), g(GroupType::overloaded),
                 select(imbalanced, g(GroupType::imbalanced),
-                       select(misfit, g(GroupType::misfit_task),
-                              select(group_has_capacity(imbalance_pct, sgs), g(GroupType::has_spare),
-                                     g(GroupType::fully_busy)))));
+                       select(asym, g(GroupType::asym_packing),
+                              select(misfit, g(GroupType::misfit_task),
+                                     select(group_has_capacity(imbalance_pct, sgs), g(GroupType::has_spare),
+                                            g(GroupType::fully_busy))))));
 }
 
 // struct sg_lb_stats: the figures, the group's type, and
@@ -104,14 +106,17 @@ template <class V> SgLbStatsT<V> select(const LbBool<V>& c, const SgLbStatsT<V>&
 // out_of_reach: !capacity_greater(capacity_of(dst), sgc->max_capacity), dst
 // cannot help the group's misfit task; keeps_bigger: SD_ASYM_CPUCAPACITY and
 // capacity_greater(sgc->min_capacity, capacity_of(dst)). Symmetric: both false.
+// And of the CPUs' priorities: preferred: sched_asym_prefer(sg->asym_prefer_cpu,
+// the busiest group's), an asym_packing group that is not the one to empty.
 template <class V> struct PickCapacityT {
   LbBool<V> out_of_reach = lb_bool<V>(false);
   LbBool<V> keeps_bigger = lb_bool<V>(false);
+  LbBool<V> preferred = lb_bool<V>(false);
 };
 using PickCapacity = PickCapacityT<uint64_t>;
 
-// update_sd_pick_busiest (kernel/sched/fair.c v5.15), without asym packing:
-// whether sgs is busier than the busiest so far.
+// update_sd_pick_busiest (kernel/sched/fair.c v5.15): whether sgs is busier
+// than the busiest so far.
 template <class V>
 LbBool<V> update_sd_pick_busiest(const SdLbStatsT<V>& sds, const SgLbStatsT<V>& sgs, const PickCapacityT<V>& cap = {}) {
   const SgLbStatsT<V>& busiest = sds.busiest;
@@ -124,7 +129,8 @@ LbBool<V> update_sd_pick_busiest(const SdLbStatsT<V>& sds, const SgLbStatsT<V>& 
                                                      (sgs.v.idle_cpus == busiest.v.idle_cpus &&
                                                       sgs.v.sum_nr_running > busiest.v.sum_nr_running));
   const auto by_misfit = is(GroupType::misfit_task) && sgs.misfit_task_load >= busiest.misfit_task_load;
-  const auto same_type = by_load || by_spare || by_misfit || is(GroupType::asym_packing);
+  const auto by_asym = is(GroupType::asym_packing) && !cap.preferred;  // the lowest priority work first
+  const auto same_type = by_load || by_spare || by_misfit || by_asym;
   const auto busier = (sgs.type != busiest.type && sgs.type > busiest.type) || (sgs.type == busiest.type && same_type);
   // no more than a task per CPU, on CPUs bigger than dst: they keep them
   const auto keeps = cap.keeps_bigger && sgs.type <= lb_enum<V>(GroupType::fully_busy);
@@ -166,8 +172,9 @@ template <class C, class V> ImbalanceT<V> select(const C& c, const ImbalanceT<V>
   return {select(c, a.type, b.type), select(c, a.imbalance, b.imbalance)};
 }
 
-// calculate_imbalance (kernel/sched/fair.c v5.15), without asym packing: a
-// misfit group moves its misfit task (migrate_misfit, 1). Fills local's avg_load and sds.avg_load where the kernel does (a
+// calculate_imbalance (kernel/sched/fair.c v5.15): a misfit group moves its
+// misfit task (migrate_misfit, 1), an asym_packing group all its tasks
+// (migrate_task, sum_h_nr_running). Fills local's avg_load and sds.avg_load where the kernel does (a
 // symbolic V: wherever its load path is taken).
 // (local - busiest idle CPUs) is unsigned int, as in v5.15: with more idle
 // CPUs in busiest it wraps to about 2^31 tasks (max_t(long, 0, ...) does not
@@ -216,8 +223,13 @@ ImbalanceT<V> calculate_imbalance(const std::type_identity_t<ImbalanceEnvT<V>>& 
       busiest.type == g(GroupType::misfit_task), [&] { return I{m(MigrationType::misfit), lb_long(V(1))}; },
       [&] {
         return select_lazy(
-            imbalanced, [&] { return I{m(MigrationType::task), lb_long(V(1))}; },
-            [&] { return select_lazy(spare, spare_case, load_case); });
+            busiest.type == g(GroupType::asym_packing),
+            [&] { return I{m(MigrationType::task), lb_long(busiest.v.sum_h_nr_running)}; },
+            [&] {
+              return select_lazy(
+                  imbalanced, [&] { return I{m(MigrationType::task), lb_long(V(1))}; },
+                  [&] { return select_lazy(spare, spare_case, load_case); });
+            });
       });
 }
 
@@ -228,8 +240,9 @@ ImbalanceT<V> find_busiest_group_verdict(const std::type_identity_t<ImbalanceEnv
   const SgLbStatsT<V>& local = sds.local;
   const SgLbStatsT<V>& busiest = sds.busiest;
   const auto g = [](GroupType t) { return lb_enum<V>(t); };
-  // a misfit or imbalanced busiest group forces the balance
-  const auto forced = busiest.type == g(GroupType::imbalanced) || busiest.type == g(GroupType::misfit_task);
+  // a misfit, asym_packing or imbalanced busiest group forces the balance
+  const auto forced = busiest.type == g(GroupType::imbalanced) || busiest.type == g(GroupType::misfit_task) ||
+                      busiest.type == g(GroupType::asym_packing);
   const auto lighter = local.type > busiest.type;
   const auto local_overloaded = local.type == g(GroupType::overloaded);
   const auto heavier = local.v.avg_load >= busiest.v.avg_load;
