@@ -99,8 +99,8 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
       imbalance -= static_cast<int64_t>(load);
       return true;
     }
-    case MigrationType::util: {  // task_util_est: UTIL_EST is not modelled
-      const uint64_t util = s.se[s.tasks[p].se].pelt.avg.util_avg;
+    case MigrationType::util: {
+      const uint64_t util = task_util_est(s, p);
       if (util > static_cast<uint64_t>(imbalance)) return false;
       imbalance -= static_cast<int64_t>(util);
       return true;

@@ -360,6 +360,7 @@ void update_upper_level(Sched& s, EntityId sei, int nr) {
 void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   touch(s, cpu);
   const uint32_t prev_nr = rq_nr_running(s, cpu);
+  util_est_enqueue(s, cpu, task);
   EntityId sei = s.tasks[task].se;
   for (; sei; sei = s.se[sei].parent) {
     if (s.se[sei].on_rq) break;
@@ -379,6 +380,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   touch(s, cpu);
   const bool task_sleep = flags & kDequeueSleep;
+  util_est_dequeue(s, cpu, task);
   EntityId sei = s.tasks[task].se;
   while (sei) {
     const CfsRqId cq = s.se[sei].cfs_rq;
@@ -395,6 +397,7 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   }
   for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, -1);
   note_nr_running(s, cpu);
+  util_est_update(s, cpu, task, task_sleep);
 }
 
 // task_tick_fair (kernel/sched/fair.c v3.10..v6.5): entity_tick at every

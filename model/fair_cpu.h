@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sched.h"
+#include "util_est.h"
 
 namespace cfsv {
 
@@ -22,11 +23,10 @@ inline unsigned long capacity_of(const Sched& s, CpuId cpu) { return capacity_or
 inline bool fits_capacity(uint64_t cap, uint64_t max) { return cap * 1280 < max * 1024; }
 // capacity_greater (kernel/sched/fair.c v5.15): cap1 is ~5% above cap2.
 inline bool capacity_greater(uint64_t cap1, uint64_t cap2) { return cap1 * 1024 > cap2 * 1078; }
-// task_fits_cpu (kernel/sched/fair.c v5.15): util_fits_cpu without uclamp
-// (fits_capacity of the task's util and the CPU's capacity); task_util_est is
-// its util_avg, as UTIL_EST is not modelled.
+// task_fits_cpu (kernel/sched/fair.c v5.15): util_fits_cpu without uclamp,
+// fits_capacity of task_util_est and the CPU's capacity.
 inline bool task_fits_cpu(const Sched& s, TaskId p, CpuId cpu) {
-  return fits_capacity(s.se[s.tasks[p].se].pelt.avg.util_avg, capacity_of(s, cpu));
+  return fits_capacity(task_util_est(s, p), capacity_of(s, cpu));
 }
 
 inline const CfsRq& root_cfs_rq(const Sched& s, CpuId cpu) { return s.cfs[s.rq[cpu].cfs]; }
@@ -35,11 +35,12 @@ inline const CfsRq& root_cfs_rq(const Sched& s, CpuId cpu) { return s.cfs[s.rq[c
 inline unsigned long cpu_load(const Sched& s, CpuId cpu) { return root_cfs_rq(s, cpu).pelt.avg.load_avg; }
 // cpu_runnable (kernel/sched/fair.c v5.15): the root cfs_rq's runnable_avg.
 inline unsigned long cpu_runnable(const Sched& s, CpuId cpu) { return root_cfs_rq(s, cpu).pelt.avg.runnable_avg; }
-// cpu_util_cfs (kernel/sched/fair.c v5.15 cpu_util): the root cfs_rq's
-// util_avg capped at capacity_orig. UTIL_EST is not modelled (util_est left out
-// of struct sched_avg; docs/model.md).
+// cpu_util (kernel/sched/fair.c v5.15): the root cfs_rq's util_avg, or with
+// UTIL_EST its queued tasks' estimates if more, capped at capacity_orig (the
+// sum stays 0 without UTIL_EST).
 inline unsigned long cpu_util(const Sched& s, CpuId cpu) {
-  return std::min<unsigned long>(root_cfs_rq(s, cpu).pelt.avg.util_avg, capacity_orig_of(s, cpu));
+  const CfsRqPelt& p = root_cfs_rq(s, cpu).pelt;
+  return std::min<unsigned long>(std::max<uint64_t>(p.avg.util_avg, p.util_est_enqueued), capacity_orig_of(s, cpu));
 }
 
 // rq->nr_running for the classes the model has: CFS tasks queued (running

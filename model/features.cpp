@@ -33,6 +33,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::pelt_v5, "pelt_v5", "load tracking of kernel/sched/pelt.c v5.15 at every update site; group entity weights from calc_group_shares", kKeep},
     {F::pelt_v4_4, "pelt_v4_4", "load tracking of kernel/sched/fair.c v4.4 (the v4.3 rewrite) at its update sites; group entity weights from its calc_cfs_shares (pelt_v5 takes precedence)", kKeep},
     {F::pelt_v3_10, "pelt_v3_10", "the 3.8-era runnable averages of kernel/sched/fair.c v3.10 at its update sites (blocked load, decay counters, tg_load_contrib); group entity weights from its calc_cfs_shares (pelt_v5 and pelt_v4_4 take precedence)", kKeep},
+    {F::util_est, "util_est", "with pelt_v5: utilization estimates (UTIL_EST, UTIL_EST_FASTUP; kernel/sched/fair.c v5.15): a task's util_avg at each dequeue to sleep, kept with a moving average, and the root cfs_rq's sum of its queued tasks' estimates, which cpu_util and task_fits_cpu read", kKeep},
     {F::instant_shares, "instant_shares", "group entity weights from the instantaneous load.weight sums instead of PELT (the model before load tracking, for comparison)", kVary},
     {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group", kKeep},
     {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged", kVary},
@@ -65,7 +66,8 @@ const auto kProfiles = std::to_array<Profile>({
                 F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
-                F::affinity_change_pattern, F::pelt_v5, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable},
+                F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
+                F::newidle_stop_on_runnable},
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it) and seed 001's skip (eff6c8ce8d, v6.4).
@@ -74,8 +76,8 @@ const auto kProfiles = std::to_array<Profile>({
                 F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
-                F::affinity_change_pattern, F::pelt_v5, F::root_tg_load_avg_skip, F::newidle_stop_on_runnable,
-                F::sched_autogroup, F::move_task_skip_same_group},
+                F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
+                F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group},
      Tunables{}},
 });
 }  // namespace

@@ -11,6 +11,7 @@
 #include "cgroup.h"
 #include "sched.h"
 #include "sim.h"
+#include "util_est.h"
 
 namespace cfsv {
 
@@ -157,6 +158,14 @@ std::string state_name(TaskState st) { return std::string(to_string(st)); }
                         state_name(k.state).c_str(), k.cpu.v, n));
   }
   if (prev != r.cfs_tasks_tail) x.fail(fmt("cpu%d: cfs_tasks' tail is not its last task", r.cpu.v));
+}
+// UTIL_EST: the root cfs_rq's util_est.enqueued is the sum of its queued tasks' estimates.
+[[gnu::always_inline]] inline void util_est_sum(Ctx& x, const Rq& r) {
+  uint64_t sum = 0;
+  std::size_t n = 0;  // a broken list may loop: cfs-tasks-list reports it
+  for (TaskId t = r.cfs_tasks_head; t && ++n <= x.s.tasks.size(); t = x.s.tasks[t].lb_next) sum += task_util_est_only(x.s, t);
+  if (const uint32_t on_rq = x.s.cfs[r.cfs].pelt.util_est_enqueued; x.s.features[Feature::util_est] && sum != on_rq)
+    x.fail(fmt("cpu%d: util_est.enqueued %u, its queued tasks' estimates sum to %" PRIu64, r.cpu.v, on_rq, sum));
 }
 [[gnu::always_inline]] inline void task_on_cfs_tasks(Ctx& x, TaskId id, const Task& t) {
   const Rq& r = x.s.rq[t.cpu];
@@ -359,6 +368,8 @@ constexpr Invariant kInvariants[] = {
     {.info = {"cfs-tasks-list", "a CPU's cfs_tasks list (load balancing's) links exactly the tasks queued on it"},
      .task = task_on_cfs_tasks,
      .cpu = cfs_tasks_list},
+    {.info = {"util-est-sum", "UTIL_EST: a CPU's root util_est.enqueued is the sum of its queued tasks' estimates"},
+     .cpu = util_est_sum},
     {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024; "
               "v4.4: 1047, 1024 (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
      .task = pelt_util_avg_bound},

@@ -52,8 +52,11 @@ bool pelt_due(uint64_t now, const SchedAvg& sa) { return now - sa.last_update_ti
 bool update_load_avg_se(Sched& s, uint64_t now, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
   if (!pelt_due(now, e.pelt.avg)) return false;
-  return pelt_v5_15::update_load_avg_se<uint64_t>(now, e.pelt.avg, e.load.weight, e.on_rq, se_runnable(e),
-                                                  s.cfs[cq].curr == sei, s.res) != 0;
+  if (!pelt_v5_15::update_load_avg_se<uint64_t>(now, e.pelt.avg, e.load.weight, e.on_rq, se_runnable(e),
+                                                s.cfs[cq].curr == sei, s.res))
+    return false;
+  cfs_se_util_change(s, e.pelt.util_est);
+  return true;
 }
 
 }  // namespace

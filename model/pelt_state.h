@@ -23,9 +23,18 @@ struct EntityPeltV3 {
   int64_t decay_count = 0;  // the cfs_rq's decay_counter at sleep; negative after a wakeup migration
 };
 
+// struct util_est (include/linux/sched.h v5.15): a task's estimate, the
+// util_avg at its last dequeue for a sleep (with UTIL_AVG_UNCHANGED while
+// util_avg has not moved since) and its moving average.
+struct UtilEst {
+  uint32_t enqueued = 0, ewma = 0;
+  bool operator==(const UtilEst&) const = default;
+};
+
 // A sched_entity's load tracking.
 struct EntityPelt {
-  SchedAvg avg;                  // se->avg (util_est left out)
+  SchedAvg avg;                  // se->avg
+  UtilEst util_est;              // se->avg.util_est (tasks; model/util_est.h)
   EntityPeltV3 v3;               // v3.10 only
   uint64_t runnable_weight = 0;  // se->runnable_weight: a group entity's my_q h_nr_running (se_update_runnable)
   CfsRqId attached;              // the model's own: the cfs_rq its averages are attached to; none when detached
@@ -34,6 +43,7 @@ struct EntityPelt {
 // A cfs_rq's load tracking.
 struct CfsRqPelt {
   SchedAvg avg;  // cfs_rq->avg
+  uint32_t util_est_enqueued = 0;  // cfs_rq->avg.util_est.enqueued: its queued tasks' estimates (the root's)
   // cfs_rq->removed: the averages of entities that left (exit, wakeup
   // migration), subtracted at this cfs_rq's next update.
   struct Removed {

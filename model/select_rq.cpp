@@ -63,10 +63,16 @@ uint64_t cpu_load_without(const Sched& s, CpuId cpu, TaskId p) {
   if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return cpu_load(s, cpu);
   return lsub(root_cfs_rq(s, cpu).pelt.avg.load_avg, task_h_load(s, p));
 }
-// cpu_util_without (kernel/sched/fair.c v5.15), UTIL_EST not modelled.
+// cpu_util_without (kernel/sched/fair.c v5.15): with UTIL_EST, the queued
+// tasks' estimates less p's own when p is queued or running, if more.
 uint64_t cpu_util_without(const Sched& s, CpuId cpu, TaskId p) {
   if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return cpu_util(s, cpu);
-  const uint64_t util = lsub(root_cfs_rq(s, cpu).pelt.avg.util_avg, s.se[task_of(s, p).se].pelt.avg.util_avg);
+  const CfsRqPelt& rq = root_cfs_rq(s, cpu).pelt;
+  uint64_t util = lsub(rq.avg.util_avg, task_util(s, p));
+  if (s.features[Feature::util_est]) {
+    const bool counted = s.se[task_of(s, p).se].on_rq || s.rq[cpu].curr == p;
+    util = std::max(util, counted ? lsub(rq.util_est_enqueued, task_util_est_only(s, p)) : rq.util_est_enqueued);
+  }
   return std::min<uint64_t>(util, capacity_orig_of(s, cpu));
 }
 // cpu_runnable_without (kernel/sched/fair.c v5.15)

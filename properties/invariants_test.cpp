@@ -79,6 +79,7 @@ std::vector<Corruption> corruptions() {
       {"pelt-removed-once", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.removals_applied += 1; }},
       {"tg-load-avg-sum", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.tg_load_avg_contrib += 7; }},
       {"cfs-tasks-list", kCpu1, [=](Sim& sim) { sim.mutable_task(sim.task_index("c")).lb_next = sim.task_index("c"); }},
+      {"util-est-sum", kCpu1, [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu1)).pelt.util_est_enqueued += 3; }},
       {"destroyed-group-unreferenced", kCpu0,
        [=](Sim& sim) {
          for (const GroupId g : sim.groups().ids())
