@@ -12,7 +12,8 @@ namespace cfsv::proofs {
 // refuted by the first model Z3 finds, re-checked on uint64_t (a model the
 // uint64_t model does not fail on is reported as a BUG, unknown). The update
 // kinds at the long budget: each path split on decay_load's table entries
-// (proofs/table_entries.h), one exact SAT query per entry. The update kinds
+// (proofs/table_entries.h), one exact query per entry, over Z3's integers
+// (proofs/bv_to_int.h) and bit-blasted when that is undecided. The update kinds
 // below it and the periodic kind: Z3's evaluation of the templates on
 // sampled cases, passed (not proved) or refuted by a case.
 ProofResult prove_pelt(const Claim& claim, const CheckConfig& config);
