@@ -41,7 +41,7 @@ Method method_for(ClaimKind k, Budget b) {
   return Method::sampled;
 }
 
-// Why a kind is sampled (docs/proofs.md, "PELT claims").
+// Why a kind is sampled (docs/proofs-pelt.md).
 std::string_view sampled_why(ClaimKind k) {
   if (k == ClaimKind::pelt_periodic_util)
     return "a history of hundreds of updates is no SAT query; each case's updates run on Sym, every step folded by "
