@@ -16,7 +16,6 @@ namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-constexpr Nanos kMs = 1'000'000;
 
 const Task& task_of(const Sim& sim, const char* name) { return sim.sched().tasks[sim.task_index(name)]; }
 
