@@ -124,12 +124,18 @@ class EventQueue {
 
   // Ticks apart: they fall on jiffy boundaries, so the armed ones share one
   // or two times; a bucket per time, its CPUs in id order. At one time they
-  // come after the other kinds (EvKind::tick is the largest).
+  // come after stops, deadlines and wakes, before newidle ends.
   struct TickBucket {
     Nanos t;
     CpuMask cpus;
   };
-  bool tick_first() const { return !ticks_.empty() && (heap_.empty() || ticks_.front().t < heap_.front().t); }
+  bool tick_first() const {
+    if (ticks_.empty()) return false;
+    if (heap_.empty()) return true;
+    const Node& n = heap_.front();
+    const auto kind = static_cast<EvKind>(n.key >> 32);
+    return ticks_.front().t < n.t || (ticks_.front().t == n.t && kind > EvKind::tick);
+  }
   void push_tick(Nanos t, std::size_t cpu) {
     auto b = ticks_.begin();
     while (b != ticks_.end() && b->t < t) ++b;

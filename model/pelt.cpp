@@ -169,18 +169,25 @@ void update_tg_cfs_load(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
 
 // propagate_entity_load_avg (kernel/sched/fair.c v5.15): a group entity
 // takes on what changed in its cfs_rq and passes it on to its parent's.
+// Below, its part past the early returns (kept out of line: most calls are
+// a task's, which return at once).
+[[gnu::noinline]] void propagate_group_entity_load_avg(Sched& s, EntityId sei);
 bool propagate_entity_load_avg(Sched& s, EntityId sei) {
   const SchedEntity& e = s.se[sei];
-  if (e.is_task()) return false;
+  if (e.is_task() || !s.cfs[e.my_q].pelt.propagate) return false;
+  propagate_group_entity_load_avg(s, sei);
+  return true;
+}
+
+void propagate_group_entity_load_avg(Sched& s, EntityId sei) {
+  const SchedEntity& e = s.se[sei];
   CfsRqPelt& gp = s.cfs[e.my_q].pelt;
-  if (!gp.propagate) return false;
   gp.propagate = false;
   const CfsRqId cq = e.cfs_rq;
   add_tg_cfs_propagate(s.cfs[cq].pelt, gp.prop_runnable_sum);
   update_tg_cfs_signal<&SchedAvg::util_avg, &SchedAvg::util_sum, true>(s, cq, sei, e.my_q);  // update_tg_cfs_util
   update_tg_cfs_signal<&SchedAvg::runnable_avg, &SchedAvg::runnable_sum, false>(s, cq, sei, e.my_q);  // _runnable
   update_tg_cfs_load(s, cq, sei, e.my_q);
-  return true;
 }
 
 // attach_entity_load_avg (kernel/sched/fair.c v5.15): the entity joins the

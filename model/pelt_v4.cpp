@@ -23,13 +23,18 @@ uint64_t se_weight(const Sched& s, const SchedEntity& e) { return scale_load_dow
 // sub_positive (kernel/sched/fair.c v4.4): subtract, clamping at 0.
 void sub_positive(uint64_t& v, uint64_t d) { v = d > v ? 0 : v - d; }
 
-// __update_load_avg (kernel/sched/fair.c v4.4) on the model's storage; true
-// when a period boundary was crossed. Skipped when less than one 1024 ns unit
-// has passed (it would leave sa alone).
-bool update_avg(uint64_t now, SchedAvg& a, uint64_t weight, bool running, RunnableLoad* runnable) {
+// __update_load_avg (kernel/sched/fair.c v4.4) on the model's storage, for
+// the CPU of cfs_rq cq; true when a period boundary was crossed. Skipped when
+// less than one 1024 ns unit has passed (it would leave sa alone). scale_freq
+// is SCHED_CAPACITY_SCALE (no frequency scaling modelled), scale_cpu
+// arch_scale_cpu_capacity(NULL, cpu): the util of a task running on a CPU of
+// capacity 512 tends to 512.
+bool update_avg(const Sched& s, CfsRqId cq, uint64_t now, SchedAvg& a, uint64_t weight, bool running,
+                RunnableLoad* runnable) {
   if (now - a.last_update_time < (uint64_t{1} << kPeltUnitShift)) return false;
   Avg4 v{a.last_update_time, a.load_sum, a.util_sum, a.period_contrib, a.load_avg, a.util_avg};
-  const uint64_t crossed = pelt_v4_4::update_load_avg<uint64_t>(now, v, weight, running, runnable);
+  const uint64_t crossed = pelt_v4_4::update_load_avg<uint64_t>(now, v, weight, running, runnable, kSchedCapacityScale,
+                                                                s.topo.arch_capacity[s.cfs[cq].cpu]);
   a.last_update_time = v.last_update_time;
   a.load_sum = v.load_sum;
   a.util_sum = v.util_sum;
@@ -43,7 +48,7 @@ bool update_avg(uint64_t now, SchedAvg& a, uint64_t weight, bool running, Runnab
 // running when it is its cfs_rq's curr.
 void update_entity_avg(Sched& s, uint64_t now, EntityId sei) {
   SchedEntity& e = s.se[sei];
-  update_avg(now, e.pelt.avg, e.on_rq ? se_weight(s, e) : 0, s.cfs[e.cfs_rq].curr == sei, nullptr);
+  update_avg(s, e.cfs_rq, now, e.pelt.avg, e.on_rq ? se_weight(s, e) : 0, s.cfs[e.cfs_rq].curr == sei, nullptr);
 }
 
 // The model's bookkeeping: e's averages are no longer part of a cfs_rq's.
@@ -74,7 +79,7 @@ bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
       sub_positive(sa.util_sum, to_u32(r.util_avg * load_avg_max()));
     }
   }
-  const bool decayed = update_avg(now, sa, scale_load_down<uint64_t>(c.load_weight, s.res), bool(c.curr),
+  const bool decayed = update_avg(s, cq, now, sa, scale_load_down<uint64_t>(c.load_weight, s.res), bool(c.curr),
                                   &p.runnable_load);
   return decayed || removed;
 }
@@ -90,7 +95,7 @@ void attach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRqPelt& p = s.cfs[cq].pelt;
   SchedAvg& sa = e.pelt.avg;
-  if (sa.last_update_time) update_avg(p.avg.last_update_time, sa, 0, false, nullptr);
+  if (sa.last_update_time) update_avg(s, cq, p.avg.last_update_time, sa, 0, false, nullptr);
   sa.last_update_time = p.avg.last_update_time;
   p.avg.load_avg += sa.load_avg;
   p.avg.load_sum += sa.load_sum;
@@ -157,7 +162,7 @@ void init_entity_runnable_average(Sched& s, EntityId sei) {
 void remove_entity_load_avg(Sched& s, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRqPelt& p = s.cfs[e.cfs_rq].pelt;
-  update_avg(p.avg.last_update_time, e.pelt.avg, 0, false, nullptr);
+  update_avg(s, e.cfs_rq, p.avg.last_update_time, e.pelt.avg, 0, false, nullptr);
   p.removed.nr++;
   p.removed.load_avg += e.pelt.avg.load_avg;
   p.removed.util_avg += e.pelt.avg.util_avg;
@@ -178,7 +183,7 @@ void detach_entity_load_avg(Sched& s, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRq& c = s.cfs[e.cfs_rq];
   SchedAvg& ca = c.pelt.avg;
-  update_avg(ca.last_update_time, e.pelt.avg, e.on_rq ? se_weight(s, e) : 0, c.curr == sei, nullptr);
+  update_avg(s, e.cfs_rq, ca.last_update_time, e.pelt.avg, e.on_rq ? se_weight(s, e) : 0, c.curr == sei, nullptr);
   sub_positive(ca.load_avg, e.pelt.avg.load_avg);
   sub_positive(ca.load_sum, e.pelt.avg.load_sum);
   sub_positive(ca.util_avg, e.pelt.avg.util_avg);

@@ -150,9 +150,10 @@ class Builder {
     for (CpuId c : built_.ids())
       for (std::size_t l = 0; l < built_[c].size(); ++l)
         built_[c][l].groups = built_[c][l].flags.has(F::OVERLAP) ? overlap_groups(c, l) : groups(c, l);
-    st.cpu_capacity.resize(n_), st.asym_priority.resize(n_);
+    st.cpu_capacity.resize(n_), st.arch_capacity.resize(n_), st.asym_priority.resize(n_);
     for (CpuId c : built_.ids()) {
       st.cpu_capacity[c] = cpu_capacity(c);
+      st.arch_capacity[c] = arch_capacity(static_cast<unsigned>(c.index()));
       st.asym_priority[c] = c.index() < t_.priority.size() ? t_.priority[c.index()] : 0;
     }
     st.smt_mask.resize(n_), st.node_mask.resize(n_);

@@ -90,6 +90,9 @@ struct SchedTopology {
   bool own_group_first = false;  // as built for: wasted_cores_group_construction (era 1; v5.15 does anyway)
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
+  // arch_scale_cpu_capacity(NULL, cpu), as v4.4's PELT asks it: the
+  // topology's capacity=, else SCHED_CAPACITY_SCALE (no domain, no SMT gain).
+  IdVec<CpuId, unsigned> arch_capacity;
   IdVec<CpuId, std::vector<SchedDomain>> sd;  // per CPU, bottom-up (rq->sd first)
   IdVec<CpuId, CpuMask> smt_mask, node_mask;  // cpu_smt_mask, cpumask_of_node(cpu_to_node)
   // update_top_cache_domain's per-CPU values (kernel/sched/topology.c v5.15):

@@ -35,11 +35,13 @@ TEST(EventQueue, MatchesOnePendingEventPerSlotInTimeKindIdOrder) {
     for (int step = 0; step < 3000; ++step) {
       if (r.below(3) != 0) {
         // Ticks on a coarse grid (several CPUs share a time), the rest anywhere
-        // at or after now; a slot's new event has a newer generation.
-        const auto kind = static_cast<EvKind>(r.below(4));
+        // at or after now, one in four on the grid (a tick's time); a slot's
+        // new event has a newer generation.
+        const auto kind = static_cast<EvKind>(r.below(5));  // every kind, newidle too
         const auto id = static_cast<int32_t>(r.below(kind == EvKind::tick || kind == EvKind::stop ? 8 : 40));
         if (kind == EvKind::tick && pending.contains({kind, id})) continue;  // one tick per CPU, as the Sim arms them
-        const Nanos t = kind == EvKind::tick ? (now / 1000 + 1 + r.below(2)) * 1000 : now + r.below(3000);
+        const Nanos grid = (now / 1000 + 1 + r.below(2)) * 1000;
+        const Nanos t = kind == EvKind::tick || r.below(4) == 0 ? grid : now + r.below(3000);
         const Event e{t, kind, id, kind == EvKind::tick ? 0u : ++gen[{kind, id}]};
         q.push(e);
         pending[{kind, id}] = e;

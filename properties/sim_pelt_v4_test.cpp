@@ -82,6 +82,26 @@ TEST(SimPeltV4_4, Nice0TaskRunningOneSecondFollowsThePeriodPhase) {
   EXPECT_TRUE(sim.checker()->ok());
 }
 
+// v4.4 scales util by arch_scale_cpu_capacity(NULL, cpu) (scale_cpu in
+// __update_load_avg): always running on a CPU of capacity 512, util_sum
+// accrues 512 a unit, so util_avg = 512 (46718 + p) / 47742 once the fork's
+// 1024 has decayed (y^1000 of it: nothing), 501 .. 511; load is not scaled.
+TEST(SimPeltV4_4, UtilOfATaskAlwaysRunningOnAHalfCapacityCpuTendsTo512) {
+  Scenario sc = basic("v4.4");
+  sc.topology.capacity = {512};
+  sc.tasks = {task("a")};
+  sc.duration = 1000 * kMs;
+  Sim sim(sc);
+  EXPECT_EQ(sim.sched().topo.arch_capacity[CpuId(0)], 512u);
+  sim.run();
+  const SchedAvg& a = task_avg(sim, "a");
+  EXPECT_NEAR(static_cast<long double>(a.util_avg), 512.0L * (kLoadAvgMax - 1024 + a.period_contrib) / kLoadAvgMax, 1);
+  EXPECT_GE(a.util_avg, 512u * 46718 / kLoadAvgMax);
+  EXPECT_LT(a.util_avg, 512u);
+  EXPECT_GE(a.load_avg, 1002u);  // nice 0's 1024, unscaled
+  EXPECT_TRUE(sim.checker()->ok());
+}
+
 // A nice-5 task always runnable: the same phase-dependent fraction of its
 // weight, 335.
 TEST(SimPeltV4_4, Nice5AlwaysRunnableTaskStaysJustBelowItsWeight) {

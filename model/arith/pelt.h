@@ -3,6 +3,7 @@
 // At full capacity: rq_clock_pelt advances like clock_task, so no frequency
 // or CPU scaling appears.
 #pragma once
+#include <concepts>
 #include <cstdint>
 
 #include "calc_delta.h"
@@ -45,18 +46,24 @@ template <class V, class C, class F, class G> void update_each_lazy(const C& c, 
 
 // decay_load (kernel/sched/pelt.c v5.15, v6.1): val * y^n,
 // rounded down; no n == 0 shortcut: decay_load(v, 0) = v - ceil(v / 2^32).
-template <class V> V decay_load(V val, V n) {
-  return detail::decay_load_with(val, n, [](V a, V inv) { return mul_u64_u32_shr(a, inv, V(32)); });
+// decay_load_by(n)(val) = decay_load(val, n).
+template <class V> auto decay_load_by(V n) {
+  return detail::decay_load_by(n, [](V a, V inv) { return mul_u64_u32_shr(a, inv, V(32)); });
 }
+template <class V> V decay_load(V val, V n) { return decay_load_by(n)(val); }
 
 // __accumulate_pelt_segments (kernel/sched/pelt.c v5.15, v6.1):
 // d1 y^p + 1024 (y + ... + y^(p-1)) + d3, the middle term as
-// LOAD_AVG_MAX - decay_load(LOAD_AVG_MAX, p) - 1024. u32 arithmetic.
-template <class V> V accumulate_pelt_segments(V periods, V d1, V d3) {
+// LOAD_AVG_MAX - decay_load(LOAD_AVG_MAX, p) - 1024. u32 arithmetic;
+// `decay` is decay_load_by(periods).
+template <class V, std::invocable<V> Decay> V accumulate_pelt_segments(const Decay& decay, V d1, V d3) {
   const V max(pelt_tables().load_avg_max);
-  const V c1 = u32(decay_load(d1, periods));
-  const V c2 = u32(max - decay_load(max, periods) - V(1024));
+  const V c1 = u32(decay(d1));
+  const V c2 = u32(max - decay(max) - V(1024));
   return u32(c1 + c2 + d3);
+}
+template <class V> V accumulate_pelt_segments(V periods, V d1, V d3) {
+  return accumulate_pelt_segments(decay_load_by(periods), d1, d3);
 }
 
 // accumulate_sum (kernel/sched/pelt.c v5.15, v6.1):
@@ -68,13 +75,13 @@ template <class V> V accumulate_sum(V delta, SchedAvg<V>& sa, V load, V runnable
   const auto crossed = periods != V(0);
   const V d3 = d & V(kPeltPeriodUs - 1);  // d % 1024, = d when nothing was crossed
   // Step 1: decay the old sums; step 2: the three segments (only used when load != 0).
-  sa.load_sum = select_lazy(crossed, [&] { return decay_load(sa.load_sum, periods); }, [&] { return sa.load_sum; });
-  sa.runnable_sum =
-      select_lazy(crossed, [&] { return decay_load(sa.runnable_sum, periods); }, [&] { return sa.runnable_sum; });
-  sa.util_sum = select_lazy(crossed, [&] { return u32(decay_load(sa.util_sum, periods)); }, [&] { return sa.util_sum; });
+  const auto decay = decay_load_by(periods);
+  sa.load_sum = select_lazy(crossed, [&] { return decay(sa.load_sum); }, [&] { return sa.load_sum; });
+  sa.runnable_sum = select_lazy(crossed, [&] { return decay(sa.runnable_sum); }, [&] { return sa.runnable_sum; });
+  sa.util_sum = select_lazy(crossed, [&] { return u32(decay(sa.util_sum)); }, [&] { return sa.util_sum; });
   const V contrib = select_lazy(
       crossed && load != V(0),
-      [&] { return accumulate_pelt_segments(periods, V(kPeltPeriodUs) - sa.period_contrib, d3); },
+      [&] { return accumulate_pelt_segments(decay, V(kPeltPeriodUs) - sa.period_contrib, d3); },
       [&] { return u32(delta); });
   sa.period_contrib = d3;
   sa.load_sum = sa.load_sum + load * contrib;  // + 0 when !load

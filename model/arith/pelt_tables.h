@@ -59,13 +59,16 @@ template <class V> auto negative_s64(V x) { return x > V(~uint64_t{0} >> 1); }
 namespace detail {
 // decay_load's shared body (kernel/sched/fair.c v3.8..v4.18, pelt.c v4.19+):
 // 0 beyond 63 half-lives, else (val >> n/32) * runnable_avg_yN_inv[n % 32] >> 32,
-// the product formed by `mul`.
-template <class V, class Mul> V decay_load_with(V val, V n, Mul mul) {
+// the product formed by `mul`. decay_load_by(n, mul) is val -> decay_load(val, n),
+// its shift and table entry formed once for every sum an update decays by n.
+template <class V, class Mul> auto decay_load_by(V n, Mul mul) {
   const auto beyond = n > V(kPeltMaxDecayPeriods);
   const V m = select(beyond, V(0), n);
-  const V halved = val >> (m >> V(5));  // m / LOAD_AVG_PERIOD <= 63
-  return select(beyond, V(0), mul(halved, table_at(pelt_tables().yN_inv, m & V(kLoadAvgPeriod - 1))));
+  const V halvings = m >> V(5);  // m / LOAD_AVG_PERIOD <= 63
+  const V inv = table_at(pelt_tables().yN_inv, m & V(kLoadAvgPeriod - 1));
+  return [=](V val) { return select(beyond, V(0), mul(val >> halvings, inv)); };
 }
+template <class V, class Mul> V decay_load_with(V val, V n, Mul mul) { return decay_load_by(n, mul)(val); }
 
 // __compute_runnable_contrib, loop form (kernel/sched/fair.c v3.10, v4.4):
 // 1024 (y + ... + y^n) from runnable_avg_yN_sum, halving once per 32 periods,
