@@ -40,6 +40,7 @@ struct CheckConfig {
   Budget budget = Budget::ci;
   uint32_t timeout_ms = 0;   // 0: the budget's default
   std::string fuzz_bin_dir;  // "": the build's own libFuzzer sub-build
+  uint32_t rlimit = 0;       // Z3's resource limit per query (0: none; proofs/bridge.h)
 };
 
 struct EngineResult {

@@ -1,6 +1,7 @@
 // cfsv prove [CLAIM...]: the Z3 engine on claims (ids or families); a verdict
 // per claim with its one-line conjecture, and for a refutation the
 // counterexample with every intermediate.
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -57,7 +58,7 @@ void print_text(const proofs::ProofResult& r, const Claim& c) {
 
 int cmd_prove(int argc, char** argv) {
   CheckConfig config;
-  uint64_t timeout_ms = 0;
+  uint64_t timeout_ms = 0, rlimit = 0;
   bool json = false;
   std::vector<std::string> ids;
   ArgParser p("prove",
@@ -67,6 +68,10 @@ int cmd_prove(int argc, char** argv) {
               "verdict differs from the claim's expected one.");
   p.positionals("CLAIM", &ids, "a claim id or family (see cfsv claims)")
       .option("timeout", &timeout_ms, "MS", "solver timeout per query (default: the budget's, 10000/60000/600000)")
+      .option("rlimit", &rlimit, "N",
+              "Z3's resource limit per query (its rlimit; default 0: none): a query then stops after the same "
+              "work on any host, so what is decided does not depend on the host's speed or load; give a "
+              "--timeout past it")
       .option("budget", one_of(&config.budget, {Budget::smoke, Budget::ci, Budget::long_}), "smoke|ci|long",
               "default timeout, and the domains' bounds that grow with it (default ci)")
       .flag("json", &json, "print a JSON array of {claim, verdict, expected, agrees, detail, seconds, "
@@ -74,6 +79,8 @@ int cmd_prove(int argc, char** argv) {
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (timeout_ms > kMaxTimeoutMs) return p.error("--timeout: at most " + std::to_string(kMaxTimeoutMs) + " ms");
   config.timeout_ms = static_cast<uint32_t>(timeout_ms);
+  if (rlimit > UINT32_MAX) return p.error("--rlimit: at most " + std::to_string(UINT32_MAX));
+  config.rlimit = static_cast<uint32_t>(rlimit);
 
   std::string unknown;
   const std::vector<const Claim*> claims = select_claims(ids, &unknown);

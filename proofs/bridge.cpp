@@ -4,14 +4,35 @@
 
 namespace cfsv::proofs {
 
+namespace {
+thread_local uint32_t query_rlimit = 0;
+}  // namespace
+
+QueryRlimitScope::QueryRlimitScope(uint32_t rlimit) : saved_(query_rlimit) { query_rlimit = rlimit; }
+QueryRlimitScope::~QueryRlimitScope() { query_rlimit = saved_; }
+
+z3::params query_params(z3::context& c, uint32_t timeout_ms) {
+  z3::params p(c);
+  p.set("timeout", timeout_ms);
+  if (query_rlimit) p.set("rlimit", query_rlimit);
+  return p;
+}
+
+std::string unknown_reason(const z3::solver& s, uint32_t timeout_ms, double seconds) {
+  const std::string z3_reason = s.reason_unknown();
+  // A tactic solver says "canceled" for both limits: the time tells them apart.
+  const bool stopped = z3_reason == "canceled" || z3_reason == "timeout";
+  if (query_rlimit && (z3_reason == "max. resource limit exceeded" || (stopped && seconds * 1000 < timeout_ms)))
+    return "resource limit " + std::to_string(query_rlimit) + " reached";
+  return stopped ? "timeout after " + std::to_string(timeout_ms) + " ms" : z3_reason;
+}
+
 BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
   z3::context& c = formula.ctx();
   // Bit-blast and SAT-solve directly: on these formulas Z3's default QF_BV
   // pipeline spends several times longer in preprocessing.
   z3::solver s = (z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat")).mk_solver();
-  z3::params p(c);
-  p.set("timeout", timeout_ms);
-  s.set(p);
+  s.set(query_params(c, timeout_ms));
   s.add(formula);
   const auto t0 = std::chrono::steady_clock::now();
   const z3::check_result r = s.check();
@@ -25,9 +46,7 @@ BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
       break;
     case z3::unknown:
       out.outcome = Outcome::unknown;
-      out.reason = s.reason_unknown();
-      if (out.reason == "canceled" || out.reason == "timeout")
-        out.reason = "timeout after " + std::to_string(timeout_ms) + " ms";
+      out.reason = unknown_reason(s, timeout_ms, out.seconds);
       break;
   }
   return out;

@@ -37,6 +37,29 @@ void conclude(ProofResult& res, const std::vector<std::string>& unknown, Outcome
 void refute_with(ProofResult& res, const std::optional<Counterexample>& cx,
                  const std::function<Counterexample()>& as_found, const std::string& where);
 
+// Z3's resource limit on each query this thread makes while the scope lives
+// (its `rlimit`; 0, the default, none): prove_claim holds one for
+// CheckConfig::rlimit (`cfsv prove --rlimit`). A query then stops after the
+// same work on any host, so what it decides does not move with the host's
+// speed or load as it does under the (wall-clock) timeout alone.
+class QueryRlimitScope {
+ public:
+  explicit QueryRlimitScope(uint32_t rlimit);
+  ~QueryRlimitScope();
+  QueryRlimitScope(const QueryRlimitScope&) = delete;
+  QueryRlimitScope& operator=(const QueryRlimitScope&) = delete;
+
+ private:
+  uint32_t saved_;
+};
+
+// One query's solver parameters: the timeout, and the resource limit in scope.
+z3::params query_params(z3::context& c, uint32_t timeout_ms);
+
+// Why a query that took `seconds` came back unknown: "resource limit N
+// reached", "timeout after N ms", or Z3's own reason.
+std::string unknown_reason(const z3::solver& s, uint32_t timeout_ms, double seconds);
+
 // Is `formula` satisfiable? refuted + model when it is, proved when it is not
 // (there is nothing to find), unknown otherwise.
 BridgeResult find(const z3::expr& formula, uint32_t timeout_ms);

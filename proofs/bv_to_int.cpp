@@ -350,8 +350,7 @@ BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms) {
   }
   const IntFormula& f = std::get<IntFormula>(tr);
   z3::solver s(c);
-  z3::params p(c);
-  p.set("timeout", timeout_ms);
+  z3::params p = query_params(c, timeout_ms);
   p.set("arith.solver", 2u);
   s.set(p);
   s.add(f.formula);
@@ -362,10 +361,7 @@ BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms) {
     return out;
   }
   if (r == z3::unknown) {
-    out.reason = s.reason_unknown();
-    if (out.reason == "canceled" || out.reason == "timeout")
-      out.reason = "timeout after " + std::to_string(timeout_ms) + " ms";
-    out.reason = "over the integers: " + out.reason;
+    out.reason = "over the integers: " + unknown_reason(s, timeout_ms, out.seconds);
     return out;
   }
   const z3::model im = s.get_model();

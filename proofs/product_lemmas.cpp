@@ -95,9 +95,7 @@ LemmaProof prove_product_lemmas(uint32_t timeout_ms) {
     const std::vector<z3::expr> steps = proof(l.name, ctx);
     for (std::size_t i = 0; i < steps.size(); ++i) {
       z3::solver s(ctx, "QF_NIA");
-      z3::params p(ctx);
-      p.set("timeout", timeout_ms);
-      s.set(p);
+      s.set(query_params(ctx, timeout_ms));
       s.add(steps[i]);
       const auto t0 = std::chrono::steady_clock::now();
       const z3::check_result r = s.check();
@@ -109,7 +107,7 @@ LemmaProof prove_product_lemmas(uint32_t timeout_ms) {
       if (o == Outcome::proved) continue;
       last.outcome = Outcome::unknown;
       last.reason += (last.reason.empty() ? "" : "; ") + std::string("lemma ") + std::string(l.name) + step + " " +
-                     (r == z3::sat ? "is false" : "not proved: " + s.reason_unknown());
+                     (r == z3::sat ? "is false" : "not proved: " + unknown_reason(s, timeout_ms, seconds));
     }
   }
   return last;

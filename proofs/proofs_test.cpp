@@ -370,6 +370,34 @@ TEST(Bridge, ReportsUnknownWithTheReasonWhenTheSolverTimesOut) {
   EXPECT_NE(r.detail.find("timeout"), std::string::npos) << r.detail;
 }
 
+// With a resource limit, a query stops after the same work however fast the
+// host: a limit of 1 stops every query at once, on every run; a limit past
+// what the claim needs gives its verdict as without one.
+TEST(Bridge, AResourceLimitStopsQueriesAtTheSameWorkOnEveryRun) {
+  CheckConfig limited = smoke();
+  limited.rlimit = 1;
+  const ProofResult a = prove_claim(claim("slice-min-granularity/hierarchical"), limited);
+  const ProofResult b = prove_claim(claim("slice-min-granularity/hierarchical"), limited);
+  EXPECT_EQ(a.outcome, Outcome::unknown);
+  EXPECT_NE(a.detail.find("resource limit 1 reached"), std::string::npos) << a.detail;
+  EXPECT_EQ(a.detail, b.detail);
+  limited.rlimit = UINT32_MAX;
+  const ProofResult c = prove_claim(claim("slice-min-granularity/hierarchical"), limited);
+  EXPECT_EQ(c.outcome, prove_claim(claim("slice-min-granularity/hierarchical"), smoke()).outcome) << c.detail;
+  EXPECT_NE(c.outcome, Outcome::unknown) << c.detail;
+  z3::context ctx;
+  const z3::expr x = ctx.bv_const("x", 32), y = ctx.bv_const("y", 32);
+  const z3::expr factors = x * y == ctx.bv_val(1000003, 32) && ugt(x, ctx.bv_val(1, 32)) && ugt(y, ctx.bv_val(1, 32)) &&
+                           ult(x, ctx.bv_val(100000, 32)) && ult(y, ctx.bv_val(100000, 32));  // 1000003 is prime
+  {
+    const QueryRlimitScope scope(1);
+    const BridgeResult r = find(factors, 10'000);
+    EXPECT_EQ(r.outcome, Outcome::unknown);
+    EXPECT_EQ(r.reason, "resource limit 1 reached");
+  }
+  EXPECT_EQ(find(x == ctx.bv_val(7, 32), 10'000).outcome, Outcome::refuted) << "the scope ends with its object";
+}
+
 TEST(Bridge, FindGroundDecidesOnlyFormulasWithoutUnknowns) {
   z3::context c;
   ContextScope scope(c);
@@ -472,6 +500,10 @@ TEST(CfsvProve, AFamilySelectsEveryClaimOfIt) {
 TEST(CfsvProve, RejectsAnUnknownFlagAndABadTimeoutWithExit2) {
   EXPECT_EQ(cfsv("prove --frobnicate").code, 2);
   EXPECT_EQ(cfsv("prove --timeout soon").code, 2);
+  EXPECT_EQ(cfsv("prove --rlimit lots").code, 2);
+  const CliRun big = cfsv("prove --rlimit 4294967296");
+  EXPECT_EQ(big.code, 2);
+  EXPECT_NE(big.out.find("--rlimit: at most 4294967295"), std::string::npos) << big.out;
   EXPECT_EQ(cfsv("prove --budget huge").code, 2);
   EXPECT_EQ(cfsv("prove --help").code, 0);
 }

@@ -4,6 +4,7 @@
 
 #include "claims/slice_trace.h"
 #include "proofs/balance_proofs.h"
+#include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/pelt_proofs.h"
 #include "proofs/sim_proofs.h"
@@ -62,6 +63,7 @@ uint32_t default_timeout_ms(Budget b) {
 
 ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
   const auto start = std::chrono::steady_clock::now();
+  const QueryRlimitScope rlimit(config.rlimit);
   ProofResult r = is_slice_kind(claim.kind)  ? prove_slice(claim, config, model_slice(claim.features.slice()))
                   : is_pelt_kind(claim.kind) ? prove_pelt(claim, config)
                   : is_sim_kind(claim.kind)  ? prove_sim(claim, config)

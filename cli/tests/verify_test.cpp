@@ -127,7 +127,7 @@ TEST(Verify, ConfigReachesEngines) {
                           seen = c;
                           return res(Verdict::proved);
                         }};
-  CheckConfig config{42, Budget::smoke, 0, "/tmp/fz"};
+  CheckConfig config{42, Budget::smoke, 0, "/tmp/fz", 0};
   run_verify(std::span(&kHolds, 1), std::span(&spy, 1), config);
   EXPECT_EQ(seen.seed, 42u);
   EXPECT_EQ(seen.budget, Budget::smoke);
@@ -180,7 +180,7 @@ std::vector<EngineCheck> mixed() {
 
 TEST(Verify, JsonIsValidAndMatches) {
   const auto engines = mixed();
-  const VerifyReport r = run_verify(kClaims, engines, CheckConfig{18446744073709551615u, Budget::long_, 0, ""});
+  const VerifyReport r = run_verify(kClaims, engines, CheckConfig{18446744073709551615u, Budget::long_, 0, "", 0});
   const std::string file = write_temp(".json", json(r));
   EXPECT_EQ(validate("verify", file), "fake/holds properties passed true\n"
                                       "fake/holds fuzz unknown false\n"
