@@ -257,9 +257,9 @@ class Builder {
     return m;
   }
 
-  unsigned arch_capacity(unsigned cpu) const {
-    return cpu < t_.capacity.size() && t_.capacity[cpu] ? t_.capacity[cpu] : kCapacityScale;
-  }
+  // The topology's capacity= of a CPU; 0 where it gives none.
+  unsigned given_capacity(unsigned cpu) const { return cpu < t_.capacity.size() ? t_.capacity[cpu] : 0; }
+  unsigned arch_capacity(unsigned cpu) const { return given_capacity(cpu) ? given_capacity(cpu) : kCapacityScale; }
 
   // asym_cpu_capacity_classify (v5.15): how many distinct CPU capacities the span sees.
   SdFlags asym_classify(const CpuMask& span) const {
@@ -418,11 +418,10 @@ class Builder {
   // arch_scale_smt_power), without RT or IRQ time taken off.
   unsigned cpu_capacity(CpuId cpu) const {
     const unsigned i = static_cast<unsigned>(cpu.v);
-    if (i < t_.capacity.size() && t_.capacity[i]) return t_.capacity[i];
     const SchedDomain& bottom = built_[cpu].front();
-    if (era_.smt_capacity && bottom.flags.has(F::SHARE_CPUCAPACITY) && bottom.span_weight > 1)
+    if (!given_capacity(i) && era_.smt_capacity && bottom.flags.has(F::SHARE_CPUCAPACITY) && bottom.span_weight > 1)
       return bottom.smt_gain / bottom.span_weight;
-    return kCapacityScale;
+    return arch_capacity(i);
   }
 
   // sd_degenerate.
