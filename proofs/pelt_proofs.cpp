@@ -74,6 +74,27 @@ BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t&
   return bits;
 }
 
+// An entry query find_entry left undecided, asked again split on its
+// halvings (shift_queries: for yN_inv[0] up to 64 queries, each without the
+// barrel shifter of n / 32): proved when every part is; else the first part
+// not proved, its label in `reason` when undecided. `asked` counts the parts.
+BridgeResult find_by_halvings(const EntryQuery& q, const z3::expr& domain, uint32_t timeout_ms,
+                              std::size_t& over_ints, std::size_t& asked, BridgeResult undecided) {
+  const std::optional<std::vector<EntryQuery>> parts = shift_queries(q, domain, timeout_ms, kMaxEntryQueries);
+  if (!parts || parts->front().shifts.empty()) return undecided;
+  BridgeResult all{Outcome::proved, std::nullopt, "", undecided.seconds};
+  for (const EntryQuery& part : *parts) {
+    BridgeResult br = find_entry(part.query, timeout_ms, over_ints);
+    ++asked;
+    all.seconds += br.seconds;
+    if (br.outcome == Outcome::proved) continue;
+    br.seconds = all.seconds;
+    if (br.outcome == Outcome::unknown) br.reason = "split on its halvings, " + entry_label(part) + ": " + br.reason;
+    return br;
+  }
+  return all;
+}
+
 // Cases sampled per budget: a periodic case is a history of up to 2,000 updates.
 PerBudget<uint64_t> samples_for(ClaimKind k) {
   return k == ClaimKind::pelt_periodic_util ? PerBudget<uint64_t>{3, 10, 300} : PerBudget<uint64_t>{300, 1000, 100000};
@@ -201,6 +222,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
   std::vector<std::string> unknown;
   unsigned products = 0;
   std::size_t lemma_queries = 0, entry_queries_asked = 0, over_ints = 0;
+  std::size_t halving_splits = 0, halving_parts = 0;  // entries proved split on their halvings; their parts
   if (method == Method::abstracted) {  // no query is asked on lemmas that are not proved
     const LemmaProof lemmas = prove_product_lemmas(timeout_ms);
     lemma_queries = lemmas.queries.size();
@@ -227,15 +249,20 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
       }
       QueryStat stat{where, Outcome::proved, 0};
       double slowest = 0;
+      const uint32_t entry_timeout_ms = config.timeout_ms ? timeout_ms : std::min(timeout_ms, kEntryTimeoutMs);
       for (const EntryQuery& q : *split) {
-        const BridgeResult br =
-            find_entry(q.query, config.timeout_ms ? timeout_ms : std::min(timeout_ms, kEntryTimeoutMs), over_ints);
+        BridgeResult br = find_entry(q.query, entry_timeout_ms, over_ints);
+        if (br.outcome == Outcome::unknown) {
+          std::size_t parts = 0;
+          br = find_by_halvings(q, reader.domain(), entry_timeout_ms, over_ints, parts, std::move(br));
+          if (br.outcome == Outcome::proved) ++halving_splits, halving_parts += parts;
+        }
         stat.seconds += br.seconds;
         slowest = std::max(slowest, br.seconds);
         ++entry_queries_asked;
         if (br.outcome == Outcome::proved) continue;
         stat.outcome = br.outcome;
-        stat.label = where + ", " + entry_label(q.entries);
+        stat.label = where + ", " + entry_label(q);
         res.queries.push_back(stat);
         if (br.outcome == Outcome::unknown) {
           unknown.push_back(stat.label + ": " + br.reason);
@@ -275,9 +302,14 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     detail += " each proved over the integers (" + std::to_string(lemma_queries) + " queries unsat)";
   }
   if (method == Method::entries)
-    detail = std::to_string(entry_queries_asked) + " queries unsat over " + std::to_string(paths) +
+    detail = std::to_string(entry_queries_asked - halving_splits + halving_parts) + " queries unsat over " +
+             std::to_string(paths) +
              " paths: each path split on decay_load's table entries (runnable_avg_yN_inv), every product by its "
-             "entry exact; " + std::to_string(over_ints) + " decided over Z3's integers, the others bit-blasted";
+             "entry exact" +
+             (halving_splits ? "; " + std::to_string(halving_splits) + " entries undecided whole split again on " +
+                                   "their halvings n / 32 (" + std::to_string(halving_parts) + " queries)"
+                             : std::string()) +
+             "; " + std::to_string(over_ints) + " decided over Z3's integers, the others bit-blasted";
   conclude(res, unknown, Outcome::proved, detail);
   return res;
 }

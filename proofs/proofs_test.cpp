@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -340,7 +341,36 @@ TEST(PeltProofs, AV515UpdatePathSplitsIntoOneQueryPerTableEntryAndAnEntryIsProve
   EXPECT_EQ(numeral(by[0]), pelt_tables().yN_inv[12]);  // every product is by that constant
   const BridgeResult r = find(entry(*split, 12).query, kTimeoutMs);
   EXPECT_EQ(r.outcome, Outcome::proved) << r.reason;
-  EXPECT_EQ(entry_label({pelt_tables().yN_inv[12]}), "yN_inv[12]");
+  EXPECT_EQ(entry_label(entry(*split, 12)), "yN_inv[12]");
+}
+
+TEST(PeltProofs, AnEntryQuerySplitsOnItsHalvingsIntoOneQueryPerShiftEachWithoutASymbolicShift) {
+  z3::context ctx;
+  ContextScope scope(ctx);
+  const PeltPath p = first_path(claim("pelt-util/bounded-1025"));
+  const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
+  ASSERT_TRUE(split.has_value());
+  // yN_inv[0]: n = 0, 32, ..., 2016 (0 to 63 halvings), or beyond 2016 (m = 0: none).
+  const std::optional<std::vector<EntryQuery>> by_shift = shift_queries(entry(*split, 0), p.domain, kTimeoutMs, 100);
+  ASSERT_TRUE(by_shift.has_value());
+  ASSERT_EQ(by_shift->size(), 64u);
+  std::vector<uint64_t> halvings;
+  for (const EntryQuery& q : *by_shift) {
+    ASSERT_EQ(q.shifts.size(), 1u);
+    EXPECT_EQ(q.entries, std::vector<uint64_t>{pelt_tables().yN_inv[0]});  // the entry stays pinned
+    halvings.push_back(q.shifts[0]);
+  }
+  std::sort(halvings.begin(), halvings.end());
+  for (uint64_t k = 0; k < 64; ++k) EXPECT_EQ(halvings[k], k);
+  const EntryQuery& five = *std::find_if(by_shift->begin(), by_shift->end(),
+                                         [](const EntryQuery& q) { return q.shifts[0] == 5; });
+  EXPECT_EQ(entry_label(five), "yN_inv[0], 5 halvings");
+  const BridgeResult r = find(five.query, kTimeoutMs);
+  EXPECT_EQ(r.outcome, Outcome::proved) << r.reason;
+  // An entry query with no symbolic shift left is its own split.
+  const std::optional<std::vector<EntryQuery>> again = shift_queries(five, p.domain, kTimeoutMs, 100);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->size(), 1u);
 }
 
 TEST(PeltProofs, AnEntryQueryRefutesABoundBelowTheTruthWithACaseTheUint64ModelFails) {

@@ -20,6 +20,8 @@ namespace cfsv::proofs {
 struct EntryQuery {
   std::vector<uint64_t> entries;  // each multiplier's value, in the order of product_multipliers()
   z3::expr query;
+  z3::expr pinned;              // the equalities conjoined (terms == values)
+  std::vector<uint64_t> shifts = {};  // after shift_queries: each symbolic shift's value
 };
 
 // One query per combination of the multipliers' values (product_multipliers)
@@ -30,7 +32,18 @@ struct EntryQuery {
 std::optional<std::vector<EntryQuery>> entry_queries(const z3::expr& formula, const z3::expr& domain,
                                                      uint32_t timeout_ms, std::size_t max_queries);
 
-// "yN_inv[12]" or "yN_inv[12], yN_inv[11]": the table indices of `entries`.
-std::string entry_label(const std::vector<uint64_t>& entries);
+// An entry query split further on decay_load's halving `val >> (n / 32)`:
+// one query per value its shift amounts (the non-constant second operands of
+// bvlshr) take where `domain` and the query's pinned entries allow them,
+// each shift replaced by its constant and pinned, as entry_queries does for
+// the entries. For yN_inv[0] (n = 0, 32, ..., 2016, or beyond) that is up to
+// 64 queries, each without the barrel shifter. The query itself when it has
+// no symbolic shift; nullopt as for entry_queries.
+std::optional<std::vector<EntryQuery>> shift_queries(const EntryQuery& q, const z3::expr& domain,
+                                                     uint32_t timeout_ms, std::size_t max_queries);
+
+// "yN_inv[12]", "yN_inv[12], yN_inv[11]" or "yN_inv[0], 5 halvings": the
+// table indices of q's entries, and its shifts' values.
+std::string entry_label(const EntryQuery& q);
 
 }  // namespace cfsv::proofs
