@@ -81,7 +81,7 @@ BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t&
 BridgeResult find_by_halvings(const EntryQuery& q, const z3::expr& domain, uint32_t timeout_ms,
                               std::size_t& over_ints, std::size_t& asked, BridgeResult undecided) {
   const std::optional<std::vector<EntryQuery>> parts = shift_queries(q, domain, timeout_ms, kMaxEntryQueries);
-  if (!parts || parts->front().shifts.empty()) return undecided;
+  if (!parts || (parts->size() == 1 && parts->front().shifts.empty())) return undecided;  // no symbolic shift
   BridgeResult all{Outcome::proved, std::nullopt, "", undecided.seconds};
   for (const EntryQuery& part : *parts) {
     BridgeResult br = find_entry(part.query, timeout_ms, over_ints);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <unordered_map>
+
+#include "proofs/symbolic.h"
 
 namespace cfsv::proofs {
 
@@ -56,13 +56,9 @@ bool is_shift_by_32(const z3::expr& e) {
 // Every product term of `e`, inner ones first, each once.
 std::vector<Product> find_products(const z3::expr& e) {
   std::vector<Product> out;
-  std::unordered_map<unsigned, bool> seen;
-  std::function<void(const z3::expr&)> walk = [&](const z3::expr& t) {
-    if (!t.is_app() || !seen.emplace(t.id(), true).second) return;
-    for (unsigned i = 0; i < t.num_args(); ++i) walk(t.arg(i));
+  for_each_subterm(e, [&](const z3::expr& t) {
     if (is_shift_by_32(t)) out.push_back({t, t.arg(0).arg(0), t.arg(0).arg(1)});
-  };
-  walk(e);
+  });
   return out;
 }
 

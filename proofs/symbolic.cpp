@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 
 #include "model/arith/fixed_point.h"
 
@@ -63,6 +64,16 @@ z3::expr replace(const z3::expr& e, const z3::expr& from, const z3::expr& to) {
   f.push_back(from);
   t.push_back(to);
   return z3::expr(e).substitute(f, t);
+}
+
+void for_each_subterm(const z3::expr& e, const std::function<void(const z3::expr&)>& visit) {
+  std::unordered_set<unsigned> seen;
+  std::function<void(const z3::expr&)> walk = [&](const z3::expr& t) {
+    if (!t.is_app() || !seen.insert(t.id()).second) return;
+    for (unsigned i = 0; i < t.num_args(); ++i) walk(t.arg(i));
+    visit(t);
+  };
+  walk(e);
 }
 
 uint64_t numeral(const z3::expr& e) {

@@ -115,6 +115,10 @@ class MulTrace {
 // `e` with every occurrence of the term `from` replaced by `to`.
 z3::expr replace(const z3::expr& e, const z3::expr& from, const z3::expr& to);
 
+// Calls visit on each distinct application in `e` (a DAG: each once), its
+// arguments before it.
+void for_each_subterm(const z3::expr& e, const std::function<void(const z3::expr&)>& visit);
+
 // The value of a closed (constant) Sym, folded by z3 simplify; for tests and
 // for evaluating a model. Throws std::runtime_error if it is not a numeral.
 uint64_t fold(const Sym& s);
