@@ -460,7 +460,7 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
 using namespace lb;
 
 void init_balance(Sched& s) {
-  s.lb = {};
+  s.lb.clear();
   const uint64_t now = jiffies(s);
   s.lb.sd.resize(s.nr_cpus());
   for (const CpuId c : s.rq.ids()) {

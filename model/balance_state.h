@@ -54,6 +54,14 @@ struct BalanceState {
   IdVec<CpuId, NewidleWalk> walk;           // per CPU
   CpuMask walk_event;                       // CPUs whose walk needs its event queued (Sim)
   IdVec<CpuId, CpuLoadV4> cpu_load;         // per CPU, era 1 (model/balance_v4.cpp)
+
+  // Back to a new BalanceState's values with the storage kept: sd keeps its
+  // per-CPU vectors, emptied, for init_balance to fill again.
+  void clear() {
+    for (std::vector<SdBalance>& v : sd) v.clear();
+    group_imbalance.clear(), walk.clear(), cpu_load.clear();
+    levels = 0, overload = false, nohz_next_balance = 0, walk_event = {};
+  }
 };
 
 }  // namespace cfsv

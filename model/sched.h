@@ -323,7 +323,7 @@ struct Sched {
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
   // The sched domains and groups of every CPU (model/topology.h), built at
   // boot for the scenario's topology in the profile's era. clear() keeps it:
-  // Sim::reset rebuilds it only when the machine or the era changes.
+  // Sim::reset builds it only for a machine or era it has not kept (sim.h).
   SchedTopology topo;
   BalanceState lb;  // load balancing's running state (model/balance.h), set by init_balance
 
@@ -341,7 +341,8 @@ struct Sched {
   // task groups' per-CPU arrays for the next ones (new_task_group).
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
-    now = 0, need_resched_cpus = {}, touched_cpus = {}, idle_curr_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr, lb = {};
+    now = 0, need_resched_cpus = {}, touched_cpus = {}, idle_curr_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    lb.clear();
     for (TaskGroup& g : tg) spare_tg.push_back(std::move(g));
     se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
     spare_nodes.clear();

@@ -65,11 +65,7 @@ void Sim::reset(const Scenario& sc) {
   sched_init(s_, n);
   const TopologyEra te = topology_era(p->name);
   const bool own_first = s_.features[Feature::wasted_cores_group_construction];
-  if (!topo_built_ || topo_for_ != sc_.topology || s_.topo.era != te || s_.topo.own_group_first != own_first) {
-    s_.topo = build_sched_topology(sc_.topology, te, own_first);
-    topo_for_ = sc_.topology;
-    topo_built_ = true;
-  }
+  use_topology(te, own_first);
   init_balance(s_);
   group_by_path_.emplace("/", kRootGroup);
   // Boot (sched_init_granularity -> update_sysctl, kernel/sched/fair.c
@@ -106,6 +102,33 @@ void Sim::reset(const Scenario& sc) {
 }
 
 Sim::~Sim() = default;
+
+// s_.topo for sc_.topology in era te: the one there, one set aside by an
+// earlier reset, or a new build (the one it replaces set aside).
+void Sim::use_topology(TopologyEra te, bool own_group_first) {
+  const auto built_for = [&](const Topology& spec, const SchedTopology& st) {
+    return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first;
+  };
+  if (topo_for_ && built_for(*topo_for_, s_.topo)) return;
+  const auto kept = std::find_if(topologies_kept_.begin(), topologies_kept_.end(),
+                                 [&](const BuiltTopology& b) { return built_for(b.spec, b.topo); });
+  if (kept != topologies_kept_.end()) {  // kept ones exist only once one was built
+    std::swap(kept->spec, *topo_for_);
+    std::swap(kept->topo, s_.topo);
+    return;
+  }
+  if (topo_for_ && topo_for_->nr_cpus() <= kKeptCpus) {
+    BuiltTopology old{std::move(*topo_for_), std::move(s_.topo)};
+    if (topologies_kept_.size() < kTopologiesKept) {
+      topologies_kept_.push_back(std::move(old));
+    } else {
+      topologies_kept_[next_replaced_] = std::move(old);
+      next_replaced_ = (next_replaced_ + 1) % kTopologiesKept;
+    }
+  }
+  s_.topo = build_sched_topology(sc_.topology, te, own_group_first);
+  topo_for_ = sc_.topology;
+}
 
 // ---------------------------------------------------------------------------
 // Lookups and statistics

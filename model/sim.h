@@ -206,8 +206,21 @@ class Sim {
   NameMap<TaskId> task_by_name_{&names_pool_};
   NameMap<GroupId> group_by_path_{&names_pool_};
   EventQueue events_;
-  Topology topo_for_;        // the machine s_.topo was built for
-  bool topo_built_ = false;
+  // The machine s_.topo was built for, and up to kTopologiesKept small ones
+  // built before it, set aside: a reset for one of those swaps it back in
+  // instead of building it again (a fuzz target goes round a few dozen
+  // machines of 1 to 8 CPUs, in three eras). Small: at most kKeptCpus CPUs,
+  // so what is kept stays a few hundred KB.
+  static constexpr std::size_t kTopologiesKept = 32;
+  static constexpr unsigned kKeptCpus = 16;
+  struct BuiltTopology {
+    Topology spec;
+    SchedTopology topo;
+  };
+  std::optional<Topology> topo_for_;
+  std::vector<BuiltTopology> topologies_kept_;
+  std::size_t next_replaced_ = 0;  // the kept one a new build replaces when all are in use
+  void use_topology(TopologyEra te, bool own_group_first);
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;
   RunEnd run_end_ = RunEnd::finished;

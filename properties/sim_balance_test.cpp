@@ -283,5 +283,43 @@ RC_GTEST_PROP(LoadBalanceProperties, RandomScenariosKeepEveryInvariantTheAffinit
   RC_ASSERT(trace(s) == trace(s));
 }
 
+// Sim::reset keeps the domains of up to 32 machines of at most 16 CPUs and
+// swaps one back in when a scenario runs on it again. Round 56 machines (some
+// of 24 to 48 CPUs, never kept) and back: after every reset the domains are
+// a fresh build's and the run, balancing on, is a fresh Sim's.
+TEST(SimReset, OntoAMachineItKeptOrNotTheDomainsAndTheRunAreAFreshSims) {
+  std::vector<Scenario> machines;
+  for (const char* kernel : {"v4.4", "v5.15"})
+    for (const unsigned sockets : {1u, 2u})
+      for (const unsigned cores : {1u, 2u, 3u, 4u, 6u, 8u, 12u})
+        for (const unsigned threads : {1u, 2u}) {
+          Scenario s;
+          s.kernel = kernel;
+          s.topology = {sockets, cores, threads};
+          for (const char* n : {"a", "b", "c", "d", "e"}) {
+            TaskSpec t;
+            t.name = n;
+            s.tasks.push_back(t);
+          }
+          s.duration = 10'000'000;
+          machines.push_back(with_balance(s, true));
+        }
+  std::vector<Scenario> rounds = machines;
+  rounds.insert(rounds.end(), machines.rbegin(), machines.rend());
+  std::ostringstream perf;
+  PerfScriptWriter w(perf, "perf");
+  Sim reused(rounds.front(), SimOptions{.sink = &w});
+  for (const Scenario& s : rounds) {
+    SCOPED_TRACE(s.kernel + " topology sockets=" + std::to_string(s.topology.sockets) +
+                 " cores=" + std::to_string(s.topology.cores) + " threads=" + std::to_string(s.topology.threads));
+    perf.str("");
+    reused.reset(s);
+    reused.run();
+    const SchedTopology fresh = build_sched_topology(s.topology, reused.sched().topo.era);
+    EXPECT_EQ(sched_domain_files(reused.sched().topo), sched_domain_files(fresh));
+    EXPECT_EQ(perf.str() + std::to_string(reused.counters().migrations), trace(s));
+  }
+}
+
 }  // namespace
 }  // namespace cfsv
