@@ -2,6 +2,7 @@
 // a claim, how hard it tries (the budget) and what it reports back.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,10 @@ struct CheckConfig {
   uint32_t timeout_ms = 0;   // 0: the budget's default
   std::string fuzz_bin_dir;  // "": the build's own libFuzzer sub-build
   uint32_t rlimit = 0;       // Z3's resource limit per query (0: none; proofs/bridge.h)
+  // What a proof asks as it goes, for a progress line (`cfsv prove`): the
+  // query it starts (decided false) and each path it has decided (true).
+  // Empty: nothing is told. The PELT proofs tell it; the others are quick.
+  std::function<void(std::string_view text, bool decided)> on_query = {};
 };
 
 struct EngineResult {

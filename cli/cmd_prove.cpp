@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/verify.h"
 #include "proofs/prove.h"
@@ -61,11 +62,14 @@ int cmd_prove(int argc, char** argv) {
   uint64_t timeout_ms = 0, rlimit = 0;
   bool json = false;
   std::vector<std::string> ids;
+  ProgressLine progress;
   ArgParser p("prove",
               "Proves or refutes claims with Z3 over the model's own arithmetic (every claim when\n"
               "none is named; a family, e.g. slice-min-granularity, names all of its claims); a\n"
               "refutation shows its counterexample with every intermediate. Exits 1 when a\n"
-              "verdict differs from the claim's expected one.");
+              "verdict differs from the claim's expected one. With progress (a terminal, or\n"
+              "--progress), the PELT proofs show the query they ask on stderr, and a line for\n"
+              "each path they decide.");
   p.positionals("CLAIM", &ids, "a claim id or family (see cfsv claims)")
       .option("timeout", &timeout_ms, "MS", "solver timeout per query (default: the budget's, 10000/60000/600000)")
       .option("rlimit", &rlimit, "N",
@@ -76,6 +80,7 @@ int cmd_prove(int argc, char** argv) {
               "default timeout, and the domains' bounds that grow with it (default ci)")
       .flag("json", &json, "print a JSON array of {claim, verdict, expected, agrees, detail, seconds, "
                            "conjecture, queries, counterexample}");
+  progress.add_flags(p);
   if (auto rc = p.parse(argc, argv)) return *rc;
   if (timeout_ms > kMaxTimeoutMs) return p.error("--timeout: at most " + std::to_string(kMaxTimeoutMs) + " ms");
   config.timeout_ms = static_cast<uint32_t>(timeout_ms);
@@ -94,7 +99,15 @@ int cmd_prove(int argc, char** argv) {
   JsonWriter j(std::cout);
   if (json) j.begin_array();
   for (const Claim* c : claims) {
+    if (progress.enabled())
+      config.on_query = [&](std::string_view text, bool decided) {
+        const std::string line = std::string(c->id) + ": " + std::string(text);
+        if (!decided) return progress.show(line);  // the query now asked, redrawn
+        progress.clear();
+        std::fprintf(stderr, "%s\n", line.c_str());
+      };
     const proofs::ProofResult r = proofs::prove_claim(*c, config);
+    progress.clear();
     if (!agrees(c->expect, to_verdict(r.outcome))) exit_code = 1;
     if (json) json_result(j, r, *c);
     else print_text(r, *c);

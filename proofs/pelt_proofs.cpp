@@ -60,6 +60,18 @@ constexpr std::size_t kMaxEntryQueries = 1100;
 // over the integers, bit-blasted 30 to past 60 s.
 constexpr uint32_t kEntryTimeoutMs = 60'000;
 
+// Tells CheckConfig::on_query, if any, what is being asked or was decided.
+void tell(const CheckConfig& config, const std::string& text, bool decided = false) {
+  if (config.on_query) config.on_query(text, decided);
+}
+
+// "proved in 8.1 s": how a query or path ended.
+std::string ended(Outcome o, double seconds) {
+  char b[48];
+  std::snprintf(b, sizeof b, " in %.1f s", seconds);
+  return std::string(to_string(o)) + b;
+}
+
 // An entry query decided over Z3's integers (proofs/bv_to_int.h), else
 // bit-blasted; `over_ints` counts the ones the integers decided.
 BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t& over_ints) {
@@ -79,11 +91,15 @@ BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t&
 // barrel shifter of n / 32): proved when every part is; else the first part
 // not proved, its label in `reason` when undecided. `asked` counts the parts.
 BridgeResult find_by_halvings(const EntryQuery& q, const z3::expr& domain, uint32_t timeout_ms,
-                              std::size_t& over_ints, std::size_t& asked, BridgeResult undecided) {
+                              std::size_t& over_ints, std::size_t& asked, BridgeResult undecided,
+                              const CheckConfig& config, const std::string& where) {
   const std::optional<std::vector<EntryQuery>> parts = shift_queries(q, domain, timeout_ms, kMaxEntryQueries);
   if (!parts || (parts->size() == 1 && parts->front().shifts.empty())) return undecided;  // no symbolic shift
   BridgeResult all{Outcome::proved, std::nullopt, "", undecided.seconds};
-  for (const EntryQuery& part : *parts) {
+  for (std::size_t i = 0; i < parts->size(); ++i) {
+    const EntryQuery& part = (*parts)[i];
+    tell(config, where + ", " + entry_label(part) + " (split on its halvings: " + std::to_string(i + 1) + " of " +
+                     std::to_string(parts->size()) + ")");
     BridgeResult br = find_entry(part.query, timeout_ms, over_ints);
     ++asked;
     all.seconds += br.seconds;
@@ -146,6 +162,7 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
   ProofResult res;
   DeterministicRandom rng(config.seed);
   QueryStat stat{std::to_string(samples) + " sampled cases, each folded by Z3's simplifier", Outcome::passed, 0};
+  tell(config, stat.label);
   z3::context ctx;  // one for every case: creating one costs more than a case
   ContextScope scope(ctx);
   for (uint64_t i = 0; i < samples; ++i) {
@@ -156,6 +173,7 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
     if (br.outcome == Outcome::proved) continue;
     stat.outcome = br.outcome;
     res.queries.push_back(stat);
+    tell(config, stat.label + ": case " + std::to_string(i + 1) + " " + ended(br.outcome, stat.seconds), true);
     res.seconds = stat.seconds;
     const PeltCase<uint64_t> concrete = folded(c);
     const std::optional<Counterexample> cx = check_pelt_case(claim, concrete);
@@ -173,6 +191,7 @@ ProofResult sample_pelt(const Claim& claim, const CheckConfig& config) {
     return res;
   }
   res.queries.push_back(stat);
+  tell(config, stat.label + ": " + ended(Outcome::passed, stat.seconds), true);
   res.seconds = stat.seconds;
   res.outcome = Outcome::passed;
   res.detail = "sampled, not proved: " + std::to_string(samples) + " cases (seed " + std::to_string(config.seed) +
@@ -240,21 +259,26 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     const std::string where = label(c);
     const z3::expr negated = reader.domain() && !pelt_holds(claim, c).expr();
     if (method == Method::entries) {
+      tell(config, where + ": enumerating decay_load's table entries");
       const std::optional<std::vector<EntryQuery>> split =
           entry_queries(negated, reader.domain(), timeout_ms, kMaxEntryQueries);
       if (!split) {
         res.queries.push_back({where + ": enumerating decay_load's table entries", Outcome::unknown, 0});
+        tell(config, res.queries.back().label + ": did not finish", true);
         unknown.push_back(where + ": the enumeration of decay_load's table entries did not finish");
         continue;
       }
       QueryStat stat{where, Outcome::proved, 0};
       double slowest = 0;
       const uint32_t entry_timeout_ms = config.timeout_ms ? timeout_ms : std::min(timeout_ms, kEntryTimeoutMs);
-      for (const EntryQuery& q : *split) {
+      for (std::size_t i = 0; i < split->size(); ++i) {
+        const EntryQuery& q = (*split)[i];
+        const std::string entry = where + ", " + entry_label(q);
+        tell(config, entry + " (" + std::to_string(i + 1) + " of " + std::to_string(split->size()) + ")");
         BridgeResult br = find_entry(q.query, entry_timeout_ms, over_ints);
         if (br.outcome == Outcome::unknown) {
           std::size_t parts = 0;
-          br = find_by_halvings(q, reader.domain(), entry_timeout_ms, over_ints, parts, std::move(br));
+          br = find_by_halvings(q, reader.domain(), entry_timeout_ms, over_ints, parts, std::move(br), config, where);
           if (br.outcome == Outcome::proved) ++halving_splits, halving_parts += parts;
         }
         stat.seconds += br.seconds;
@@ -262,8 +286,10 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
         ++entry_queries_asked;
         if (br.outcome == Outcome::proved) continue;
         stat.outcome = br.outcome;
-        stat.label = where + ", " + entry_label(q);
+        stat.label = entry;
         res.queries.push_back(stat);
+        tell(config, entry + ": " + ended(stat.outcome, stat.seconds) + (br.reason.empty() ? "" : " (" + br.reason + ")"),
+             true);
         if (br.outcome == Outcome::unknown) {
           unknown.push_back(stat.label + ": " + br.reason);
           break;
@@ -279,11 +305,14 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
       std::snprintf(slow, sizeof slow, "%.1f", slowest);
       stat.label += ": " + std::to_string(split->size()) + " queries, one per table entry (slowest " + slow + " s)";
       res.queries.push_back(stat);
+      tell(config, stat.label + ": " + ended(stat.outcome, stat.seconds), true);
       continue;
     }
+    tell(config, where);
     const BridgeResult br =
         method == Method::abstracted ? find_abstracted(negated, timeout_ms, products) : find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
+    tell(config, where + ": " + ended(br.outcome, br.seconds) + (br.reason.empty() ? "" : " (" + br.reason + ")"), true);
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
     if (br.outcome != Outcome::refuted) continue;
     const PeltCase<uint64_t> concrete = evaluate(c, *br.model);

@@ -165,6 +165,23 @@ TEST(RunControl, ProgressOnStderrOnlyWhenAskedOrOnATerminal) {
   EXPECT_EQ(verify.err, "\r[1/1] calc-delta/loop-equals-fls: properties\n");
 }
 
+// cfsv prove: the PELT proofs' query now asked, then a line per path decided.
+TEST(RunControl, ProveShowsEachPathAsItIsDecidedOnlyWhenAskedOrOnATerminal) {
+  const Output shown = cfsv({"prove", "--progress", "pelt-decay/bounded"});
+  EXPECT_EQ(shown.code, 0) << shown.err;
+  for (const char* era : {"v3.10", "v4.4", "v5.15"}) {
+    const std::string path = std::string("pelt-decay/bounded: era ") + era;
+    EXPECT_TRUE(has(shown.err, "\r" + path + "\n")) << shown.err;  // asked
+    EXPECT_TRUE(has(shown.err, "\n" + path + ": proved in ")) << shown.err;  // decided
+  }
+  for (const auto& args : {std::vector<std::string>{"prove", "pelt-decay/bounded"},
+                           {"prove", "--progress", "--quiet", "pelt-decay/bounded"}}) {
+    const Output quiet = cfsv(args);
+    EXPECT_EQ(quiet.code, 0);
+    EXPECT_EQ(quiet.err, "");
+  }
+}
+
 TEST(RunControl, CtrlCPrintsTheResultsSoFarAndExits130) {
   const std::string file = scenario("task a\ntask b\nrun 100000s\n", "_100000s.scn");
   const Output run = interrupted({"run", file}, 500ms);
