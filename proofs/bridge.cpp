@@ -27,12 +27,14 @@ std::string unknown_reason(const z3::solver& s, uint32_t timeout_ms, double seco
   return stopped ? "timeout after " + std::to_string(timeout_ms) + " ms" : z3_reason;
 }
 
-BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
+BridgeResult find(const z3::expr& formula, uint32_t timeout_ms, unsigned seed) {
   z3::context& c = formula.ctx();
   // Bit-blast and SAT-solve directly: on these formulas Z3's default QF_BV
   // pipeline spends several times longer in preprocessing.
   z3::solver s = (z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat")).mk_solver();
-  s.set(query_params(c, timeout_ms));
+  z3::params p = query_params(c, timeout_ms);
+  if (seed) p.set("random_seed", seed);
+  s.set(p);
   s.add(formula);
   const auto t0 = std::chrono::steady_clock::now();
   const z3::check_result r = s.check();
@@ -50,6 +52,22 @@ BridgeResult find(const z3::expr& formula, uint32_t timeout_ms) {
       break;
   }
   return out;
+}
+
+BridgeResult with_restarts(uint32_t timeout_ms, const std::function<BridgeResult(uint32_t, unsigned)>& attempt) {
+  static constexpr struct {
+    unsigned seed, thirtieths;
+  } kAttempts[] = {{0, 1}, {1, 1}, {2, 2}, {3, 4}, {0, 22}};
+  double seconds = 0;
+  BridgeResult r;
+  for (const auto& a : kAttempts) {
+    r = attempt(std::max<uint32_t>(1, static_cast<uint32_t>(uint64_t{timeout_ms} * a.thirtieths / 30)), a.seed);
+    seconds += r.seconds;
+    if (r.outcome != Outcome::unknown) break;
+  }
+  r.seconds = seconds;
+  if (r.outcome == Outcome::unknown) r.reason += " (the last of 5 attempts: seeds 0 to 3, then 0 again)";
+  return r;
 }
 
 BridgeResult find_ground(const z3::expr& formula) {

@@ -338,7 +338,7 @@ std::variant<IntFormula, std::string> bv_to_int(const z3::expr& bv_formula) {
   }
 }
 
-BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms) {
+BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms, unsigned seed) {
   z3::context& c = bv_formula.ctx();
   const auto t0 = std::chrono::steady_clock::now();
   const z3::expr simplified = bv_formula.simplify();  // folds the constants, writes subtraction as + (2^w - 1) y
@@ -352,6 +352,7 @@ BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms) {
   z3::solver s(c);
   z3::params p = query_params(c, timeout_ms);
   p.set("arith.solver", 2u);
+  if (seed) p.set("random_seed", seed);
   s.set(p);
   s.add(f.formula);
   const z3::check_result r = s.check();

@@ -47,6 +47,7 @@ std::variant<IntFormula, std::string> bv_to_int(const z3::expr& bv_formula);
 // refuted with a model of the bit-vector unknowns (checked to satisfy
 // `bv_formula`, else unknown as a BUG), unknown on a timeout or when the
 // formula has an operator bv_to_int does not translate (the reason says which).
-BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms);
+// `seed`: Z3's random_seed.
+BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms, unsigned seed = 0);
 
 }  // namespace cfsv::proofs

@@ -73,14 +73,16 @@ std::string ended(Outcome o, double seconds) {
 }
 
 // An entry query decided over Z3's integers (proofs/bv_to_int.h), else
-// bit-blasted; `over_ints` counts the ones the integers decided.
+// bit-blasted, each asked under several seeds (with_restarts);
+// `over_ints` counts the ones the integers decided.
 BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t& over_ints) {
-  const BridgeResult ints = find_int(query, timeout_ms);
+  const BridgeResult ints =
+      with_restarts(timeout_ms, [&](uint32_t t, unsigned seed) { return find_int(query, t, seed); });
   if (ints.outcome != Outcome::unknown) {
     ++over_ints;
     return ints;
   }
-  BridgeResult bits = find(query, timeout_ms);
+  BridgeResult bits = with_restarts(timeout_ms, [&](uint32_t t, unsigned seed) { return find(query, t, seed); });
   bits.seconds += ints.seconds;
   if (bits.outcome == Outcome::unknown) bits.reason = ints.reason + "; bit-blasted: " + bits.reason;
   return bits;
