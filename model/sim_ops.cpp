@@ -262,6 +262,10 @@ void Sim::run_deferred_ops(TaskId task) {
     applying_loc_ = {};
     std::visit(OpHandler{*this}, *op);
   }
+  if (Task& t = s_.tasks[task]; t.deferred.empty()) {  // the storage back, for the ops that wait next
+    ops.clear();
+    t.deferred = std::move(ops);
+  }
   if (s_.tasks[task].state == TaskState::running) arm_stop(s_.tasks[task].cpu);
 }
 
