@@ -344,38 +344,6 @@ TEST(PeltProofs, AV515UpdatePathSplitsIntoOneQueryPerTableEntryAndAnEntryIsProve
   EXPECT_EQ(entry_label(entry(*split, 12)), "yN_inv[12]");
 }
 
-// Undecided attempts are asked again under other seeds with their shares of
-// the budget; the first decision ends it, and its seconds are every attempt's.
-TEST(Restarts, AnUndecidedQueryIsAskedAgainUnderOtherSeedsUntilOneDecidesWithinTheBudget) {
-  std::vector<std::pair<uint32_t, unsigned>> asked;
-  const auto decided_by = [&](unsigned seed) {
-    return [&asked, seed](uint32_t timeout_ms, unsigned s) {
-      asked.emplace_back(timeout_ms, s);
-      BridgeResult r;
-      r.outcome = s == seed && asked.size() > 1 ? Outcome::proved : Outcome::unknown;
-      r.reason = "timeout after " + std::to_string(timeout_ms) + " ms";
-      r.seconds = 0.5;
-      return r;
-    };
-  };
-  const BridgeResult third = with_restarts(60'000, decided_by(2));
-  EXPECT_EQ(third.outcome, Outcome::proved);
-  EXPECT_EQ(third.seconds, 1.5);
-  EXPECT_EQ(asked, (std::vector<std::pair<uint32_t, unsigned>>{{2000, 0}, {2000, 1}, {4000, 2}}));
-  asked.clear();
-  const BridgeResult last = with_restarts(60'000, decided_by(0));  // seed 0 again, with the rest of the budget
-  EXPECT_EQ(last.outcome, Outcome::proved);
-  EXPECT_EQ(asked.back(), (std::pair<uint32_t, unsigned>{44'000, 0}));
-  uint32_t total = 0;
-  for (const auto& [t, seed] : asked) total += t;
-  EXPECT_EQ(total, 60'000u);
-  asked.clear();
-  const BridgeResult none = with_restarts(60'000, decided_by(7));
-  EXPECT_EQ(none.outcome, Outcome::unknown);
-  EXPECT_EQ(asked.size(), 5u);
-  EXPECT_EQ(none.reason, "timeout after 44000 ms (the last of 5 attempts: seeds 0 to 3, then 0 again)");
-}
-
 TEST(PeltProofs, AnEntryQuerySplitsOnItsHalvingsIntoOneQueryPerShiftEachWithoutASymbolicShift) {
   z3::context ctx;
   ContextScope scope(ctx);
