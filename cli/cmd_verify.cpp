@@ -63,11 +63,15 @@ int cmd_verify(int argc, char** argv) {
   }
 
   if (!json) std::cout << "seed " << config.seed << ", budget " << to_string(config.budget) << "\n\n" << std::flush;
-  // "[2/9] <claim>: <engine>", rewritten as each check starts.
+  // "[2/9] <claim>: <engine>", rewritten as each check starts, and with the
+  // query the proofs engine asks (CheckConfig::on_query) as it asks it.
+  std::string check;
   const auto show = [&](const Claim& c, Engine e, std::size_t done, std::size_t total) {
-    line.show("[" + std::to_string(done + 1) + "/" + std::to_string(total) + "] " + std::string(c.id) + ": " +
-                  std::string(to_string(e)));
+    check = "[" + std::to_string(done + 1) + "/" + std::to_string(total) + "] " + std::string(c.id) + ": " +
+            std::string(to_string(e));
+    line.show(check);
   };
+  if (line.enabled()) config.on_query = [&](std::string_view query, bool) { line.show(check + ": " + std::string(query)); };
   catch_sigint("\ncfsv: interrupted; stopping after the check under way (Ctrl-C again to quit at once)\n");
   const VerifyReport report = run_verify(claims, checks, config, show, &interrupted());
   line.clear();

@@ -163,6 +163,10 @@ TEST(RunControl, ProgressOnStderrOnlyWhenAskedOrOnATerminal) {
   const Output verify = cfsv({"verify", "--progress", "--engine=properties", "--budget=smoke", "--claim", "calc-delta"});
   EXPECT_EQ(verify.code, 0) << verify.err;
   EXPECT_EQ(verify.err, "\r[1/1] calc-delta/loop-equals-fls: properties\n");
+  const Output proofs = cfsv({"verify", "--progress", "--engine=proofs", "--claim", "pelt-decay/bounded"});
+  EXPECT_EQ(proofs.code, 0) << proofs.err;  // with the query the proofs engine asks
+  EXPECT_TRUE(has(proofs.err, "\r[1/1] pelt-decay/bounded: proofs\r[1/1] pelt-decay/bounded: proofs: era v3.10\r"))
+      << proofs.err;
 }
 
 // cfsv prove: the PELT proofs' query now asked, then a line per path decided.
