@@ -70,6 +70,17 @@ BridgeResult with_restarts(uint32_t timeout_ms, const std::function<BridgeResult
   return r;
 }
 
+BridgeResult in_own_context(const z3::expr& query, const std::function<BridgeResult(const z3::expr&)>& solve) {
+  z3::context own;
+  BridgeResult r;
+  {
+    const z3::expr q(own, Z3_translate(query.ctx(), query, own));
+    r = solve(q);
+  }
+  if (r.model) r.model = z3::model(query.ctx(), Z3_model_translate(own, *r.model, query.ctx()));
+  return r;
+}
+
 BridgeResult find_ground(const z3::expr& formula) {
   const auto t0 = std::chrono::steady_clock::now();
   const z3::expr folded = formula.simplify();

@@ -53,5 +53,22 @@ TEST(Restarts, AnUndecidedQueryIsAskedAgainUnderOtherSeedsUntilOneDecidesWithinT
   }
 }
 
+// A query solved in a context of its own: the same verdicts, and a model in
+// the caller's context.
+TEST(Restarts, AQueryInAContextOfItsOwnGetsItsVerdictAndAModelInTheCallersContext) {
+  z3::context ctx;
+  const z3::expr x = ctx.bv_const("x", 16);
+  const z3::expr sat = x * 3 + 7 == ctx.bv_val(154, 16) && z3::ult(x, 100);  // x = 49
+  for (const bool ints : {false, true}) {
+    const auto solve = [ints](const z3::expr& q) { return ints ? find_int(q, 10'000) : find(q, 10'000); };
+    const BridgeResult found = in_own_context(sat, solve);
+    ASSERT_EQ(found.outcome, Outcome::refuted) << found.reason;
+    ASSERT_TRUE(found.model.has_value());
+    EXPECT_EQ(found.model->eval(x, true).get_numeral_uint(), 49u);
+    EXPECT_TRUE(found.model->eval(sat, true).is_true());
+    EXPECT_EQ(in_own_context(sat && x == ctx.bv_val(50, 16), solve).outcome, Outcome::proved);
+  }
+}
+
 }  // namespace
 }  // namespace cfsv::proofs

@@ -73,7 +73,8 @@ std::string ended(Outcome o, double seconds) {
 }
 
 // An entry query decided over Z3's integers (proofs/bv_to_int.h), else
-// bit-blasted, each asked under several seeds (with_restarts);
+// bit-blasted, each asked under several seeds (with_restarts), else over the
+// integers once more in a context of its own (in_own_context);
 // `over_ints` counts the ones the integers decided.
 BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t& over_ints) {
   const BridgeResult ints =
@@ -84,8 +85,15 @@ BridgeResult find_entry(const z3::expr& query, uint32_t timeout_ms, std::size_t&
   }
   BridgeResult bits = with_restarts(timeout_ms, [&](uint32_t t, unsigned seed) { return find(query, t, seed); });
   bits.seconds += ints.seconds;
-  if (bits.outcome == Outcome::unknown) bits.reason = ints.reason + "; bit-blasted: " + bits.reason;
-  return bits;
+  if (bits.outcome != Outcome::unknown) return bits;
+  BridgeResult own = in_own_context(query, [&](const z3::expr& q) { return find_int(q, timeout_ms); });
+  own.seconds += bits.seconds;
+  if (own.outcome != Outcome::unknown) {
+    ++over_ints;
+    return own;
+  }
+  own.reason = ints.reason + "; bit-blasted: " + bits.reason + "; in a context of its own: " + own.reason;
+  return own;
 }
 
 // An entry query find_entry left undecided, asked again split on its
