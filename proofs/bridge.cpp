@@ -11,10 +11,11 @@ thread_local uint32_t query_rlimit = 0;
 QueryRlimitScope::QueryRlimitScope(uint32_t rlimit) : saved_(query_rlimit) { query_rlimit = rlimit; }
 QueryRlimitScope::~QueryRlimitScope() { query_rlimit = saved_; }
 
-z3::params query_params(z3::context& c, uint32_t timeout_ms) {
+z3::params query_params(z3::context& c, uint32_t timeout_ms, unsigned seed) {
   z3::params p(c);
   p.set("timeout", timeout_ms);
   if (query_rlimit) p.set("rlimit", query_rlimit);
+  if (seed) p.set("random_seed", seed);
   return p;
 }
 
@@ -32,9 +33,7 @@ BridgeResult find(const z3::expr& formula, uint32_t timeout_ms, unsigned seed) {
   // Bit-blast and SAT-solve directly: on these formulas Z3's default QF_BV
   // pipeline spends several times longer in preprocessing.
   z3::solver s = (z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat")).mk_solver();
-  z3::params p = query_params(c, timeout_ms);
-  if (seed) p.set("random_seed", seed);
-  s.set(p);
+  s.set(query_params(c, timeout_ms, seed));
   s.add(formula);
   const auto t0 = std::chrono::steady_clock::now();
   const z3::check_result r = s.check();

@@ -53,8 +53,9 @@ class QueryRlimitScope {
   uint32_t saved_;
 };
 
-// One query's solver parameters: the timeout, and the resource limit in scope.
-z3::params query_params(z3::context& c, uint32_t timeout_ms);
+// One query's solver parameters: the timeout, the resource limit in scope,
+// and Z3's random_seed when `seed` is not 0.
+z3::params query_params(z3::context& c, uint32_t timeout_ms, unsigned seed = 0);
 
 // Why a query that took `seconds` came back unknown: "resource limit N
 // reached", "timeout after N ms", or Z3's own reason.

@@ -350,9 +350,8 @@ BridgeResult find_int(const z3::expr& bv_formula, uint32_t timeout_ms, unsigned 
   }
   const IntFormula& f = std::get<IntFormula>(tr);
   z3::solver s(c);
-  z3::params p = query_params(c, timeout_ms);
+  z3::params p = query_params(c, timeout_ms, seed);
   p.set("arith.solver", 2u);
-  if (seed) p.set("random_seed", seed);
   s.set(p);
   s.add(f.formula);
   const z3::check_result r = s.check();

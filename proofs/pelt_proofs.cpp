@@ -65,11 +65,11 @@ void tell(const CheckConfig& config, const std::string& text, bool decided = fal
   if (config.on_query) config.on_query(text, decided);
 }
 
-// "proved in 8.1 s": how a query or path ended.
-std::string ended(Outcome o, double seconds) {
+// "proved in 8.1 s", "unknown in 60.0 s (timeout ...)": how a query or path ended.
+std::string ended(Outcome o, double seconds, const std::string& reason = {}) {
   char b[48];
   std::snprintf(b, sizeof b, " in %.1f s", seconds);
-  return std::string(to_string(o)) + b;
+  return std::string(to_string(o)) + b + (reason.empty() ? "" : " (" + reason + ")");
 }
 
 // An entry query decided over Z3's integers (proofs/bv_to_int.h), else
@@ -298,8 +298,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
         stat.outcome = br.outcome;
         stat.label = entry;
         res.queries.push_back(stat);
-        tell(config, entry + ": " + ended(stat.outcome, stat.seconds) + (br.reason.empty() ? "" : " (" + br.reason + ")"),
-             true);
+        tell(config, entry + ": " + ended(stat.outcome, stat.seconds, br.reason), true);
         if (br.outcome == Outcome::unknown) {
           unknown.push_back(stat.label + ": " + br.reason);
           break;
@@ -322,7 +321,7 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
     const BridgeResult br =
         method == Method::abstracted ? find_abstracted(negated, timeout_ms, products) : find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
-    tell(config, where + ": " + ended(br.outcome, br.seconds) + (br.reason.empty() ? "" : " (" + br.reason + ")"), true);
+    tell(config, where + ": " + ended(br.outcome, br.seconds, br.reason), true);
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);
     if (br.outcome != Outcome::refuted) continue;
     const PeltCase<uint64_t> concrete = evaluate(c, *br.model);
