@@ -16,8 +16,8 @@ namespace {
 
 using pelt_v5_15::get_pelt_divider;
 
-// PELT_MIN_DIVIDER (kernel/sched/pelt.h v5.15.100): LOAD_AVG_MAX - 1024.
-uint64_t pelt_min_divider() { return pelt_tables().load_avg_max - kPeltPeriodUs; }
+using pelt_v5_15::floor_sum_u32;
+using pelt_v5_15::pelt_min_divider;
 
 uint64_t se_weight(const Sched& s, const SchedEntity& e) { return scale_load_down<uint64_t>(e.load.weight, s.res); }
 
@@ -28,14 +28,19 @@ uint64_t se_runnable(const SchedEntity& e) { return e.is_task() ? uint64_t{e.on_
 // sub_positive (kernel/sched/fair.c v5.15) on a field (arith/pelt_attach.h).
 void sub_positive(uint64_t& v, uint64_t d) { v = pelt_v5_15::sub_positive<uint64_t>(v, d); }
 
-// add_positive (kernel/sched/fair.c v5.15): add a signed delta, clamping at 0.
-void add_positive(uint64_t& v, int64_t d) {
-  const uint64_t r = v + static_cast<uint64_t>(d);
+// The kernel's u32 fields (util_sum).
+uint64_t to_u32(uint64_t v) { return static_cast<uint32_t>(v); }
+
+// add_positive (kernel/sched/fair.c v5.15, v6.4): add a signed delta to a
+// field of `bits` (64, or 32 for util_sum), clamping at 0.
+template <int bits = 64> void add_positive(uint64_t& v, int64_t d) {
+  uint64_t r = v + static_cast<uint64_t>(d);
+  if constexpr (bits == 32) r = to_u32(r);
   v = (d < 0 && r > v) ? 0 : r;
 }
 
-// The kernel's u32 fields (util_sum).
-uint64_t to_u32(uint64_t v) { return static_cast<uint32_t>(v); }
+// The kernel's model: v5.17's relaxed sum syncs (feature pelt_relaxed_sum_sync).
+bool relaxed_sums(const Sched& s) { return s.features[Feature::pelt_relaxed_sum_sync]; }
 
 // The model's bookkeeping: e's averages are no longer part of a cfs_rq's.
 void unattach(Sched& s, SchedEntity& e) {
@@ -85,8 +90,9 @@ void add_tg_cfs_propagate(CfsRqPelt& p, int64_t runnable_sum) {
   p.prop_runnable_sum += runnable_sum;
 }
 
-// update_cfs_rq_load_avg (kernel/sched/fair.c v5.15.100): the removed
-// averages first, then the cfs_rq's own sums; true when anything changed.
+// update_cfs_rq_load_avg (kernel/sched/fair.c v5.15.100; v6.4 with
+// relaxed_sums): the removed averages first, then the cfs_rq's own sums;
+// true when anything changed.
 bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
   CfsRq& c = s.cfs[cq];
   CfsRqPelt& p = c.pelt;
@@ -97,13 +103,24 @@ bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
     const CfsRqPelt::Removed r = p.removed;
     p.removals_applied += r.nr;
     p.removed = {};
+    const bool relaxed = relaxed_sums(s);
     sub_positive(sa.load_avg, r.load_avg);
-    sa.load_sum = sa.load_avg * divider;
+    if (relaxed) {
+      sub_positive(sa.load_sum, r.load_avg * divider);
+      sa.load_sum = floor_sum_u32(sa.load_sum, sa.load_avg);
+    } else {
+      sa.load_sum = sa.load_avg * divider;
+    }
     sub_positive(sa.util_avg, r.util_avg);
     sub_positive(sa.util_sum, to_u32(r.util_avg * divider));
-    sa.util_sum = std::max(sa.util_sum, to_u32(sa.util_avg * pelt_min_divider()));
+    sa.util_sum = floor_sum_u32(sa.util_sum, sa.util_avg);
     sub_positive(sa.runnable_avg, r.runnable_avg);
-    sa.runnable_sum = sa.runnable_avg * divider;
+    if (relaxed) {
+      sub_positive(sa.runnable_sum, r.runnable_avg * divider);
+      sa.runnable_sum = floor_sum_u32(sa.runnable_sum, sa.runnable_avg);
+    } else {
+      sa.runnable_sum = sa.runnable_avg * divider;
+    }
     add_tg_cfs_propagate(p, (-static_cast<int64_t>(r.runnable_avg * divider)) >> kSchedCapacityShift);
     decayed = true;
   }
@@ -122,7 +139,8 @@ void enqueue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
 // update_tg_cfs_util and update_tg_cfs_runnable (kernel/sched/fair.c v5.15),
 // one shape over the average and its sum: the group entity takes its group
 // cfs_rq's average, the parent cfs_rq the difference, both sums rebuilt with
-// the parent's divider (util_sum is a u32).
+// the parent's divider (util_sum is a u32). Relaxed (v6.4): the entity's new
+// sum is a u32 for both; the parent's sum takes the entity's change, floored.
 template <uint64_t SchedAvg::*avg, uint64_t SchedAvg::*sum, bool u32>
 void update_tg_cfs_signal(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   SchedAvg& se = s.se[sei].pelt.avg;
@@ -132,12 +150,22 @@ void update_tg_cfs_signal(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   const uint64_t divider = get_pelt_divider(ca);
   const auto width = [](uint64_t v) { return u32 ? to_u32(v) : v; };
   se.*avg = s.cfs[gcq].pelt.avg.*avg;
-  se.*sum = width(se.*avg * divider);
   add_positive(ca.*avg, delta);
+  if (relaxed_sums(s)) {
+    const uint64_t new_sum = to_u32(se.*avg * divider);
+    const int64_t delta_sum = static_cast<int64_t>(new_sum) - static_cast<int64_t>(se.*sum);
+    se.*sum = new_sum;
+    add_positive<u32 ? 32 : 64>(ca.*sum, delta_sum);
+    ca.*sum = floor_sum_u32(ca.*sum, ca.*avg);
+    return;
+  }
+  se.*sum = width(se.*avg * divider);
   ca.*sum = width(ca.*avg * divider);
 }
 
-// update_tg_cfs_load (kernel/sched/fair.c v5.15)
+// update_tg_cfs_load (kernel/sched/fair.c v5.15; v6.4 with relaxed_sums:
+// the entity's load_sum is left alone when its load_avg does not change, and
+// the parent's load_sum takes the entity's change, floored)
 void update_tg_cfs_load(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   CfsRq& g = s.cfs[gcq];
   int64_t runnable_sum = g.pelt.prop_runnable_sum;
@@ -157,14 +185,23 @@ void update_tg_cfs_load(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   }
   const auto running_sum = static_cast<int64_t>(se.util_sum >> kSchedCapacityShift);
   runnable_sum = std::max(runnable_sum, running_sum);
-  const int64_t load_sum = static_cast<int64_t>(se_weight(s, s.se[sei])) * runnable_sum;
+  const auto weight = static_cast<int64_t>(se_weight(s, s.se[sei]));
+  const int64_t load_sum = weight * runnable_sum;
   const int64_t load_avg = load_sum / divider;
-  se.load_sum = static_cast<uint64_t>(runnable_sum);
+  const bool relaxed = relaxed_sums(s);
+  if (!relaxed) se.load_sum = static_cast<uint64_t>(runnable_sum);
   const int64_t delta = load_avg - static_cast<int64_t>(se.load_avg);
   if (!delta) return;
+  const int64_t delta_sum = load_sum - weight * static_cast<int64_t>(se.load_sum);
+  se.load_sum = static_cast<uint64_t>(runnable_sum);
   se.load_avg = static_cast<uint64_t>(load_avg);
   add_positive(ca.load_avg, delta);
-  ca.load_sum = ca.load_avg * static_cast<uint64_t>(divider);
+  if (relaxed) {
+    add_positive(ca.load_sum, delta_sum);
+    ca.load_sum = floor_sum_u32(ca.load_sum, ca.load_avg);
+  } else {
+    ca.load_sum = ca.load_avg * static_cast<uint64_t>(divider);
+  }
 }
 
 // propagate_entity_load_avg (kernel/sched/fair.c v5.15): a group entity
@@ -206,7 +243,7 @@ void attach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
 void detach_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
   CfsRqPelt& p = s.cfs[cq].pelt;
-  const uint64_t load_sum = pelt_v5_15::detach_entity_load_avg<uint64_t>(p.avg, e.pelt.avg);
+  const uint64_t load_sum = pelt_v5_15::detach_entity_load_avg<uint64_t>(p.avg, e.pelt.avg, se_weight(s, e), relaxed_sums(s));
   add_tg_cfs_propagate(p, -static_cast<int64_t>(load_sum));
   unattach(s, e);
 }
@@ -257,10 +294,10 @@ void se_update_runnable(Sched& s, EntityId sei) {
   if (!e.is_task()) e.pelt.runnable_weight = s.cfs[e.my_q].h_nr_running;
 }
 
-// dequeue_load_avg (kernel/sched/fair.c v5.15): load_sum is rebuilt from
-// load_avg with the entity's divider.
+// dequeue_load_avg (kernel/sched/fair.c v5.15; v6.4 relaxed), arith/pelt_attach.h's.
 void dequeue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
-  pelt_v5_15::dequeue_load_avg<uint64_t>(s.cfs[cq].pelt.avg, s.se[sei].pelt.avg);
+  const SchedEntity& e = s.se[sei];
+  pelt_v5_15::dequeue_load_avg<uint64_t>(s.cfs[cq].pelt.avg, e.pelt.avg, se_weight(s, e), relaxed_sums(s));
 }
 
 // reweight_entity's PELT part after update_load_set (kernel/sched/fair.c v5.15)
@@ -332,7 +369,7 @@ void detach_entity_cfs_rq(Sched& s, EntityId sei) {
 }
 
 void update_idle_rq_clock_pelt(Sched& s, CpuId cpu) {
-  const uint64_t divider = (pelt_min_divider() << kSchedCapacityShift) - pelt_tables().load_avg_max;
+  const uint64_t divider = (pelt_min_divider<uint64_t>() << kSchedCapacityShift) - pelt_tables().load_avg_max;
   update_rq_clock_pelt(s, cpu);
   Rq& r = s.rq[cpu];
   if (s.cfs[r.cfs].pelt.avg.util_sum >= divider) r.lost_idle_time += s.now + kPeltClockStart - r.clock_pelt;

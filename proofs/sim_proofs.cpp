@@ -173,7 +173,7 @@ ProofResult prove_move_task(uint32_t timeout_ms) {
   Sym contrib = lemma.input("tg_load_avg_contrib", 24), tg = lemma.input("tg_load_avg", 32);
   const Sym contrib0 = contrib, tg0 = tg, zero(uint64_t{0});
   valid = valid && (contrib <= tg).expr();
-  pelt_v5_15::detach_entity_load_avg(cfs, se);
+  pelt_v5_15::detach_entity_load_avg(cfs, se, w, false);  // v5.15, the claim's profile: sums rebuilt
   update_tg_load_avg(cfs.load_avg, contrib, tg, zero, zero);
   pelt_v5_15::attach_entity_load_avg(cfs, se, w);
   update_tg_load_avg(cfs.load_avg, contrib, tg, zero, zero);
@@ -229,7 +229,7 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
   const z3::expr valid = (w >= Sym(uint64_t{2})).expr() && (se0.load_avg <= from0.load_avg).expr() &&
                          (se0.util_avg <= from0.util_avg).expr() && (se0.runnable_avg <= from0.runnable_avg).expr();
   SchedAvg<Sym> from = from0, to = to0, se = se0;
-  pelt_v5_15::detach_entity_load_avg(from, se);
+  pelt_v5_15::detach_entity_load_avg(from, se, w, false);  // v5.15, the claim's profile
   pelt_v5_15::attach_entity_load_avg(to, se, w);
   const auto total = [](const SchedAvg<Sym>& a, const SchedAvg<Sym>& b, Sym SchedAvg<Sym>::*f) { return a.*f + b.*f; };
   const auto kept = [&](Sym SchedAvg<Sym>::*f) { return (total(from, to, f) == total(from0, to0, f)).expr(); };

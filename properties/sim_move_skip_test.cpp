@@ -96,15 +96,16 @@ TEST(MoveTaskSkip, WithoutConfigSchedAutogroupTheExitCaseIsTheSame) {
   EXPECT_EQ(unobservable_difference(off, on, true), "");
 }
 
-// Profile v6.4 is v5.15 with CONFIG_SCHED_AUTOGROUP and seed 001's skip
-// (docs/model.md, "Profile v6.4"), and the exit case runs under it as v5.15
-// with those two features on.
-TEST(ProfileV6_4, IsV5_15WithAutogroupBuiltInAndTheSkip) {
+// Profile v6.4 is v5.15 with CONFIG_SCHED_AUTOGROUP, seed 001's skip and
+// v5.17's relaxed PELT sum syncs (docs/model.md, "Profile v6.4"), and the
+// exit case runs under it as v5.15 with those three features on.
+TEST(ProfileV6_4, IsV5_15WithAutogroupBuiltInTheSkipAndRelaxedSumSyncs) {
   const Profile *v5 = profile_by_name("v5.15"), *v6 = profile_by_name("v6.4");
   ASSERT_NE(v5, nullptr);
   ASSERT_NE(v6, nullptr);
   for (const FeatureInfo& f : all_features()) {
-    const bool added = f.feature == Feature::sched_autogroup || f.feature == Feature::move_task_skip_same_group;
+    const bool added = f.feature == Feature::sched_autogroup || f.feature == Feature::move_task_skip_same_group ||
+                       f.feature == Feature::pelt_relaxed_sum_sync;
     EXPECT_EQ(v6->features[f.feature], added || v5->features[f.feature]) << f.name;
     if (added) {
       EXPECT_FALSE(v5->features[f.feature]) << f.name;
@@ -116,7 +117,9 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupBuiltInAndTheSkip) {
   s.kernel = "v6.4";
   const SimRun v64 = run_with(s, {});
   s.kernel = "v5.15";
-  const SimRun v515 = run_with(s, {{Feature::sched_autogroup, true}, {Feature::move_task_skip_same_group, true}});
+  const SimRun v515 = run_with(s, {{Feature::sched_autogroup, true},
+                                   {Feature::move_task_skip_same_group, true},
+                                   {Feature::pelt_relaxed_sum_sync, true}});
   EXPECT_EQ(v64.perf, v515.perf);
   EXPECT_EQ(v64.sim->counters().move_task_skips, 2u);
 }

@@ -1,7 +1,8 @@
 // Attaching and detaching an entity's PELT averages to and from a cfs_rq
-// (kernel/sched/fair.c v5.15.100): the arithmetic of a migration's and a
-// group move's detach and attach, as templates over the value type (uint64_t
-// in model/pelt.cpp, the symbolic bit-vector in proofs/move_proofs.cpp).
+// (kernel/sched/fair.c v5.15.100, and v6.4 where `relaxed`: v5.17's relaxed
+// sum syncs, feature pelt_relaxed_sum_sync): the arithmetic of a migration's
+// and a group move's detach and attach, as templates over the value type
+// (uint64_t in model/pelt.cpp, the symbolic bit-vector in proofs/sim_proofs.cpp).
 // Only the averages: the leaf list, the propagation flags and the model's
 // attachment bookkeeping stay in model/pelt.cpp.
 #pragma once
@@ -20,11 +21,24 @@ template <class V> void enqueue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se
   cfs.load_sum = cfs.load_sum + se_weight * se.load_sum;
 }
 
+// PELT_MIN_DIVIDER (kernel/sched/pelt.h v5.15.100, v6.4): LOAD_AVG_MAX - 1024.
+template <class V> V pelt_min_divider() { return V(pelt_tables().load_avg_max - kPeltPeriodUs); }
+
+// The floor of the relaxed sum syncs (kernel/sched/fair.c v6.4):
+// max_t(u32, sum, avg * PELT_MIN_DIVIDER). max_t casts both sides to u32, so
+// a u64 load_sum or runnable_sum of 2^32 or more keeps only its low 32 bits.
+template <class V> V floor_sum_u32(V sum, V avg) {
+  const V s = u32(sum), f = u32(avg * pelt_min_divider<V>());
+  return select(s > f, s, f);
+}
+
 // dequeue_load_avg (kernel/sched/fair.c v5.15.100): the entity's load leaves;
-// load_sum is rebuilt from load_avg with the entity's divider.
-template <class V> void dequeue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se) {
+// load_sum is rebuilt from load_avg with the entity's divider. Relaxed
+// (v6.4): the entity's weighted load_sum is taken away, then floored.
+template <class V> void dequeue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se, V se_weight, bool relaxed) {
   cfs.load_avg = sub_positive(cfs.load_avg, se.load_avg);
-  cfs.load_sum = cfs.load_avg * get_pelt_divider(se);
+  if (relaxed) cfs.load_sum = floor_sum_u32(sub_positive(cfs.load_sum, se_weight * se.load_sum), cfs.load_avg);
+  else cfs.load_sum = cfs.load_avg * get_pelt_divider(se);
 }
 
 // attach_entity_load_avg (kernel/sched/fair.c v5.15.100): the entity's window
@@ -51,15 +65,21 @@ template <class V> V attach_entity_load_avg(SchedAvg<V>& cfs, SchedAvg<V>& se, V
 
 // detach_entity_load_avg (kernel/sched/fair.c v5.15.100): the entity's
 // averages leave the cfs_rq's (clamped at 0), whose sums are rebuilt from its
-// averages with its divider. Returns the load_sum add_tg_cfs_propagate takes
-// away (the caller negates it).
-template <class V> V detach_entity_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se) {
+// averages with its divider. Relaxed (v6.4): the entity's sums are taken
+// away, then floored. Returns the load_sum add_tg_cfs_propagate takes away
+// (the caller negates it).
+template <class V> V detach_entity_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se, V se_weight, bool relaxed) {
   const V divider = get_pelt_divider(cfs);
-  dequeue_load_avg(cfs, se);
+  dequeue_load_avg(cfs, se, se_weight, relaxed);
   cfs.util_avg = sub_positive(cfs.util_avg, se.util_avg);
-  cfs.util_sum = u32(cfs.util_avg * divider);
   cfs.runnable_avg = sub_positive(cfs.runnable_avg, se.runnable_avg);
-  cfs.runnable_sum = cfs.runnable_avg * divider;
+  if (relaxed) {
+    cfs.util_sum = floor_sum_u32(sub_positive(cfs.util_sum, se.util_sum), cfs.util_avg);
+    cfs.runnable_sum = floor_sum_u32(sub_positive(cfs.runnable_sum, se.runnable_sum), cfs.runnable_avg);
+  } else {
+    cfs.util_sum = u32(cfs.util_avg * divider);
+    cfs.runnable_sum = cfs.runnable_avg * divider;
+  }
   return se.load_sum;
 }
 
