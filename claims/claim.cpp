@@ -24,6 +24,7 @@ std::string_view to_string(ClaimKind k) {
     case ClaimKind::pelt_tg_threshold: return "pelt_tg_threshold";
     case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
     case ClaimKind::pelt_periodic_util: return "pelt_periodic_util";
+    case ClaimKind::pelt_sync_floor: return "pelt_sync_floor";
     case ClaimKind::sim_unobservable: return "sim_unobservable";
     case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
     case ClaimKind::sim_invariants: return "sim_invariants";

@@ -28,6 +28,7 @@
 #include "claims/slice_case.h"
 #include "claims/tracked.h"
 #include "model/arith/pelt.h"
+#include "model/arith/pelt_attach.h"
 #include "model/arith/pelt_shares.h"
 #include "model/arith/pelt_v3.h"
 #include "model/arith/pelt_v4.h"
@@ -63,7 +64,7 @@ template <class V> V pelt_value(const std::vector<PeltValue<V>>& values, std::st
 template <class V> V PeltCase<V>::operator[](std::string_view name) const { return pelt_value(in, name); }
 
 // Which decoder a PELT kind uses.
-enum class PeltShape { decay, update, tg, shares, periodic };
+enum class PeltShape { decay, update, tg, shares, periodic, sync };
 constexpr PeltShape pelt_shape(ClaimKind k) {
   switch (k) {
     case ClaimKind::pelt_decay_bounded:
@@ -72,6 +73,7 @@ constexpr PeltShape pelt_shape(ClaimKind k) {
     case ClaimKind::pelt_tg_threshold: return PeltShape::tg;
     case ClaimKind::pelt_shares_in_range: return PeltShape::shares;
     case ClaimKind::pelt_periodic_util: return PeltShape::periodic;
+    case ClaimKind::pelt_sync_floor: return PeltShape::sync;
     default: return PeltShape::update;
   }
 }
@@ -108,6 +110,38 @@ namespace detail {
 // are at stake.
 template <class V, class Rd> V below_cap(Rd& r, const V& cap, uint64_t max) { return cap - r.range(V(0), cap, max); }
 }  // namespace detail
+
+// The sync shape (v5.15's types): an entity (se_weight MIN_SHARES..MAX_SHARES)
+// and the cfs_rq it leaves, each in sync (every sum its average times its
+// divider plus less than one divider), the cfs_rq's averages at least the
+// entity's: load up to 2^40, util up to util_limit, runnable up to 2^22 times
+// that; `detach` 1 for detach_entity_load_avg, 0 for dequeue_load_avg.
+template <Reader R> void decode_pelt_sync(R& r, PeltCase<typename R::value_type>& c, uint64_t limit) {
+  using V = typename R::value_type;
+  const auto in = [&c](std::string_view name, V v) {
+    c.in.push_back({name, v});
+    return v;
+  };
+  in("detach", r.range(0, 1));
+  const V w = in("se_weight", r.range(kFairMinShares, kFairMaxShares));
+  const auto rest = [&r](const V& divider) { return r.range(V(0), divider - V(1), pelt_tables().load_avg_max); };
+  const V se_pc = in("se_period_contrib", r.range(0, kPeltPeriodUs - 1));
+  const V se_div = pelt_v5_divider(se_pc);
+  const V se_load_sum = in("se_load_sum", r.range(V(0), se_div, pelt_tables().load_avg_max));
+  const V se_load = in("se_load_avg", w * se_load_sum / se_div);
+  const V se_util = in("se_util_avg", r.range(0, limit));
+  in("se_util_sum", se_util * se_div + rest(se_div));
+  const V se_runnable = in("se_runnable_avg", r.range(0, kPeltMaxTasks * limit));
+  in("se_runnable_sum", se_runnable * se_div + rest(se_div));
+  const V pc = in("period_contrib", r.range(0, kPeltPeriodUs - 1));
+  const V div = pelt_v5_divider(pc);
+  const V load = in("load_avg", r.range(se_load, V(kPeltMaxLoad), kPeltMaxLoad));
+  in("load_sum", load * div + rest(div));
+  const V util = in("util_avg", r.range(se_util, V(limit), limit));
+  in("util_sum", util * div + rest(div));
+  const V runnable = in("runnable_avg", r.range(se_runnable, V(kPeltMaxTasks * limit), kPeltMaxTasks * limit));
+  in("runnable_sum", runnable * div + rest(div));
+}
 
 // Reads a case of the claim's domain. Each era's entity: v5.15 a task or
 // group entity (weight MIN_SHARES..scale_load(MAX_SHARES), runnable its
@@ -153,6 +187,7 @@ template <Reader R> PeltCase<typename R::value_type> decode_pelt_case(R& r, cons
       in("sleep_first", V(r.choose(2)));
       return c;
     }
+    case PeltShape::sync: return decode_pelt_sync(r, c, d.util_limit), c;
     case PeltShape::update: break;
   }
   const uint64_t limit = d.util_limit;
@@ -288,6 +323,24 @@ template <class V> V pelt_shares(const PeltCase<V>& c) {
   return calc_cfs_shares(c["tg_shares"], c["load_weight"], c["tg_load_avg"], c["contrib"]);
 }
 
+// The sync shape: the cfs_rq after its entity leaves it, by dequeue_load_avg
+// or detach_entity_load_avg (model/arith/pelt_attach.h, as the simulator runs
+// them), in v5.15.100's form or, `relaxed`, v5.17's.
+template <class V> pelt_v5_15::SchedAvg<V> pelt_sync(const PeltCase<V>& c, bool relaxed) {
+  const auto avg = [&c](const std::string& who) {
+    pelt_v5_15::SchedAvg<V> a;
+    a.period_contrib = c[who + "period_contrib"];
+    a.load_sum = c[who + "load_sum"], a.util_sum = c[who + "util_sum"], a.runnable_sum = c[who + "runnable_sum"];
+    a.load_avg = c[who + "load_avg"], a.util_avg = c[who + "util_avg"], a.runnable_avg = c[who + "runnable_avg"];
+    return a;
+  };
+  const pelt_v5_15::SchedAvg<V> cfs = avg(""), se = avg("se_");
+  pelt_v5_15::SchedAvg<V> dequeued = cfs, detached = cfs;
+  pelt_v5_15::dequeue_load_avg(dequeued, se, c["se_weight"], relaxed);
+  pelt_v5_15::detach_entity_load_avg(detached, se, c["se_weight"], relaxed);
+  return pelt_v5_15::select_each(c["detach"] != V(0), detached, dequeued);
+}
+
 // The periodic shape's parameters.
 inline PeltPeriodic pelt_periodic(const PeltCase<uint64_t>& c) {
   return {c["period"], c["run"], c["half_lives"], c["tick"], c["sleep_first"] != 0};
@@ -322,6 +375,12 @@ template <class V> auto pelt_holds(const Claim& claim, const PeltCase<V>& c) {
     case ClaimKind::pelt_shares_in_range: {
       const V shares = pelt_shares(c);
       return shares >= V(kFairMinShares) && shares <= c["tg_shares"];
+    }
+    case ClaimKind::pelt_sync_floor: {
+      const pelt_v5_15::SchedAvg<V> a = pelt_sync(c, claim.features[Feature::pelt_relaxed_sum_sync]);
+      const V floor = pelt_v5_15::pelt_min_divider<V>();
+      return a.load_sum >= a.load_avg * floor && a.util_sum >= a.util_avg * floor &&
+             a.runnable_sum >= a.runnable_avg * floor;
     }
     default: break;
   }

@@ -67,6 +67,12 @@ std::string describe_pelt_domain(const Claim& c) {
              "every switch and, while it runs, at every tick of 256..4096 units or none, util_avg checked at every "
              "update that recomputes it from 32 k periods on (k = 1..8) through 2 P + 2 periods later, " +
              eras_text(d);
+    case PeltShape::sync:
+      return "an entity (se_weight MIN_SHARES..MAX_SHARES) leaving its cfs_rq by dequeue_load_avg or "
+             "detach_entity_load_avg, each in sync (every sum its average times its divider plus less than one "
+             "divider), the cfs_rq's averages at least the entity's: load up to 2^40, util up to " +
+             dec(d.util_limit) + ", runnable up to 2^22 x " + dec(d.util_limit) + "; " +
+             (c.features[Feature::pelt_relaxed_sum_sync] ? "v5.17's relaxed syncs (v6.4)" : "v5.15.100's rebuild");
     case PeltShape::update:
       break;
   }
@@ -133,6 +139,26 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
           });
       cx.values.push_back({"updates_checked", dec(checked)});
       if (cx.summary.empty()) cx.summary = "util_avg within [" + dec(b.lo) + ", " + dec(b.hi) + "]" + where(c);
+      return cx;
+    }
+    case PeltShape::sync: {
+      const pelt_v5_15::SchedAvg<uint64_t> a = pelt_sync(c, claim.features[Feature::pelt_relaxed_sum_sync]);
+      const uint64_t floor = pelt_v5_15::pelt_min_divider<uint64_t>();
+      const std::pair<std::string, std::pair<uint64_t, uint64_t>> sums[] = {
+          {"load", {a.load_sum, a.load_avg}}, {"util", {a.util_sum, a.util_avg}},
+          {"runnable", {a.runnable_sum, a.runnable_avg}}};
+      for (const auto& [name, v] : sums) {
+        cx.values.push_back({"after_" + name + "_sum", dec(v.first)});
+        cx.values.push_back({"after_" + name + "_avg", dec(v.second)});
+      }
+      const char* op = c["detach"] ? "detach_entity_load_avg" : "dequeue_load_avg";
+      for (const auto& [name, v] : sums)
+        if (v.first < v.second * floor) {
+          cx.summary = name + "_sum " + dec(v.first) + " < " + name + "_avg x PELT_MIN_DIVIDER " +
+                       dec(v.second * floor) + " after " + op + where(c);
+          return cx;
+        }
+      cx.summary = "every sum at least its average x PELT_MIN_DIVIDER after " + std::string(op) + where(c);
       return cx;
     }
     case PeltShape::update:

@@ -146,6 +146,14 @@ std::span<const Claim> all_claims() {
        "a task running R and sleeping S units in turn, P = R + S: from k half-lives on, util_avg is within "
        "1024 R / P +- (1024 R S / (46764 P) + 4), less 1024 / 2^k below",
        K::pelt_periodic_util, pelt({P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-sync/floor-kept", "v5.17's relaxed PELT sum syncs (v6.4: 2d02fa8cc21a, 7ceb77103001, 95246d1ec80b)",
+       "after dequeue_load_avg or detach_entity_load_avg, each of the cfs_rq's sums is at least its average x "
+       "PELT_MIN_DIVIDER, the lower bound the relaxed syncs keep",
+       K::pelt_sync_floor, pelt({P::v5_15}), FeatureSet{F::pelt_relaxed_sum_sync}, Shape::none, Expect::refuted},
+      {"pelt-sync/floor-kept-v5.15", "v5.15.100's rebuilt PELT sums",
+       "after dequeue_load_avg or detach_entity_load_avg, each of the cfs_rq's sums is at least its average x "
+       "PELT_MIN_DIVIDER (v5.15.100 rebuilds them from the averages)",
+       K::pelt_sync_floor, pelt({P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
       {"root-tg-load-avg-skip/unobservable", "seed 000",
        "With the skip, every scheduling decision is identical; only the root's tg load_avg updates disappear.",
        K::sim_unobservable,

@@ -144,7 +144,7 @@ void stopper_preempt(Sched& s, CpuId cpu) {
 void detach_task(Sched& s, TaskId task, CpuId dest) {
   Task& t = s.tasks[task];
   const CpuId src = t.cpu;
-  dequeue_task_fair(s, src, task, 0);
+  dequeue_task_fair(s, src, task, kDequeueMigrating);
   if (s.sink) s.sink->sched_migrate_task(s, task, src, dest);
   migrate_task_rq_fair(s, task, true);
   set_task_rq(s, task, dest);

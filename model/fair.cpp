@@ -158,11 +158,14 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
 // dequeue_entity (kernel/sched/fair.c v3.10; v4.15+ update_cfs_group(se)
 // before update_min_vruntime; v5.4+ skips update_min_vruntime on DEQUEUE_SAVE
 // without DEQUEUE_MOVE, so that the entity is put back where it was; the
-// era's PELT: v3.10's and v4.4's dequeue_entity_load_avg)
+// era's PELT: v3.10's and v4.4's dequeue_entity_load_avg; v6.4's DO_DETACH
+// for a migrating task, pelt_attach_at_enqueue)
 void dequeue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   update_curr(s, cq);
   if (s.era.pelt) {
-    update_load_avg(s, cq, sei, kUpdateTg);
+    const bool detach = (flags & kDequeueMigrating) && s.se[sei].is_task() &&
+                        s.features[Feature::pelt_attach_at_enqueue];
+    update_load_avg(s, cq, sei, kUpdateTg | (detach ? kDoDetach : 0));
     se_update_runnable(s, sei);
   } else if (s.era.pelt_v4) {
     pelt4::dequeue_entity_load_avg(s, cq, sei);

@@ -272,9 +272,10 @@ bool cfs_rq_is_decayed(const CfsRq& c) {
 
 }  // namespace
 
-// update_load_avg (kernel/sched/fair.c v5.15): the entity and its cfs_rq up
-// to now, a pending propagation, then attach (DO_ATTACH after a migration)
-// or the tg load_avg (UPDATE_TG) when something changed.
+// update_load_avg (kernel/sched/fair.c v5.15; v6.4's DO_DETACH): the entity
+// and its cfs_rq up to now, a pending propagation, then attach (DO_ATTACH
+// after a migration), detach (DO_DETACH: a migrating task's dequeue) or the
+// tg load_avg (UPDATE_TG) when something changed.
 void update_load_avg(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   const uint64_t now = rq_clock_pelt(s, s.cfs[cq].cpu);
   if (s.se[sei].pelt.avg.last_update_time && !(flags & kSkipAgeLoad)) update_load_avg_se(s, now, cq, sei);
@@ -282,6 +283,9 @@ void update_load_avg(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   decayed |= propagate_entity_load_avg(s, sei);
   if (!s.se[sei].pelt.avg.last_update_time && (flags & kDoAttach)) {
     attach_entity_load_avg(s, cq, sei);
+    update_tg_load_avg(s, cq);
+  } else if (flags & kDoDetach) {
+    detach_entity_load_avg(s, cq, sei);
     update_tg_load_avg(s, cq);
   } else if (decayed && (flags & kUpdateTg)) {
     update_tg_load_avg(s, cq);
@@ -330,7 +334,8 @@ void init_entity_runnable_average(Sched& s, EntityId sei) {
 // post_init_entity_util_avg (kernel/sched/fair.c v5.15): util_avg from the
 // cfs_rq's (times se->load.weight, unscaled as the kernel has it), at most
 // half the CPU's capacity (arch_scale_cpu_capacity) left; then
-// attach_entity_cfs_rq.
+// attach_entity_cfs_rq (v6.4, pelt_attach_at_enqueue: enqueue_entity's
+// DO_ATTACH attaches it).
 void post_init_entity_util_avg(Sched& s, TaskId task) {
   const EntityId sei = s.tasks[task].se;
   SchedEntity& e = s.se[sei];
@@ -347,7 +352,7 @@ void post_init_entity_util_avg(Sched& s, TaskId task) {
     }
   }
   sa.runnable_avg = sa.util_avg;
-  attach_entity_cfs_rq(s, sei);
+  if (!s.features[Feature::pelt_attach_at_enqueue]) attach_entity_cfs_rq(s, sei);
 }
 
 // attach_entity_cfs_rq (kernel/sched/fair.c v5.15; ATTACH_AGE_LOAD on)
@@ -396,11 +401,12 @@ void remove_entity_load_avg(Sched& s, EntityId sei) {
   unattach(s, e);
 }
 
-// migrate_task_rq_fair (kernel/sched/fair.c v5.15), its PELT part.
+// migrate_task_rq_fair (kernel/sched/fair.c v5.15), its PELT part; v6.4
+// (pelt_attach_at_enqueue): a queued task was detached by its dequeue.
 void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
   const EntityId sei = s.tasks[task].se;
-  if (queued) detach_entity_cfs_rq(s, sei);
-  else remove_entity_load_avg(s, sei);
+  if (!queued) remove_entity_load_avg(s, sei);
+  else if (!s.features[Feature::pelt_attach_at_enqueue]) detach_entity_cfs_rq(s, sei);
   s.se[sei].pelt.avg.last_update_time = 0;
 }
 

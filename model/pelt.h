@@ -10,7 +10,7 @@
 namespace cfsv {
 
 // update_load_avg's flags (kernel/sched/fair.c v5.15; DO_DETACH is v6.0+).
-constexpr unsigned kUpdateTg = 1, kSkipAgeLoad = 2, kDoAttach = 4;
+constexpr unsigned kUpdateTg = 1, kSkipAgeLoad = 2, kDoAttach = 4, kDoDetach = 8;
 
 // The clock of v4.4's and v3.10's load tracking (cfs_rq_clock_task): the
 // clock plus kPeltClockStart (model/sched.h). v5.15's is per rq, rq_clock_pelt.

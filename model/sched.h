@@ -35,6 +35,8 @@ constexpr int kMaxDepth = 32;     // task groups nest at most this deep (sched_s
 // Flags (kernel/sched/sched.h ENQUEUE_* / DEQUEUE_*, WF_FORK).
 constexpr unsigned kEnqueueWakeup = 1, kEnqueueMigrated = 2;
 constexpr unsigned kDequeueSleep = 1, kDequeueSave = 2, kDequeueMove = 4;
+// The model's mark of task_on_rq_migrating(): deactivate_task without DEQUEUE_SLEEP (detach_task).
+constexpr unsigned kDequeueMigrating = 8;
 constexpr unsigned kWfFork = 1;
 
 // Code-shape differences between the kernel eras that are not sched_feats:

@@ -25,6 +25,8 @@ uint64_t split_for(ClaimKind k) { return pelt_shape(k) == PeltShape::update ? 2 
 // How the proofs engine decides a PELT kind.
 enum class Method {
   sat,         // one SAT query per path: the tg updates and the shares (additions, shifts, one division)
+  ints,        // one query per path over the integers, else bit-blasted (find_entry): the sum syncs, whose
+               // products of two unknowns (an average by its divider) bit-blasting does not decide
   abstracted,  // one SAT query per path with decay_load's products abstracted (proofs/product_lemmas.h)
   entries,     // the updates at the long budget: per path, one SAT query per feasible combination of decay_load's
                // table entries (proofs/table_entries.h), each exact
@@ -34,6 +36,7 @@ Method method_for(ClaimKind k, Budget b) {
   switch (pelt_shape(k)) {
     case PeltShape::tg:
     case PeltShape::shares: return Method::sat;
+    case PeltShape::sync: return Method::ints;
     case PeltShape::decay: return Method::abstracted;
     case PeltShape::update: return b == Budget::long_ ? Method::entries : Method::sampled;
     case PeltShape::periodic: break;
@@ -318,8 +321,9 @@ ProofResult prove_pelt(const Claim& claim, const CheckConfig& config) {
       continue;
     }
     tell(config, where);
-    const BridgeResult br =
-        method == Method::abstracted ? find_abstracted(negated, timeout_ms, products) : find(negated, timeout_ms);
+    const BridgeResult br = method == Method::abstracted ? find_abstracted(negated, timeout_ms, products)
+                            : method == Method::ints     ? find_entry(negated, timeout_ms, over_ints)
+                                                         : find(negated, timeout_ms);
     res.queries.push_back({where, br.outcome, br.seconds});
     tell(config, where + ": " + ended(br.outcome, br.seconds, br.reason), true);
     if (br.outcome == Outcome::unknown) unknown.push_back(where + ": " + br.reason);

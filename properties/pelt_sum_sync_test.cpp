@@ -6,8 +6,11 @@
 // load_sum or runnable_sum (until 089d84203ad4, "sched/fair: Fold the
 // sched_avg update", Dec 2025, compares them as their own type). Worked by hand.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
+#include "claims/check.h"
 #include "model/arith/pelt_attach.h"
+#include "properties/rc_reader.h"
 #include "properties/sim_pelt_test_util.h"
 
 namespace cfsv {
@@ -98,7 +101,7 @@ TEST(PeltSumSync, V6_4CutsTheRootLoadSumToItsLow32BitsAtAGroupEntitysReweight) {
   EXPECT_GE(simtest::root_avg(*v5, 0).load_sum, k2To32);
   EXPECT_LT(simtest::root_avg(*v6, 0).load_sum, k2To32);  // cut at d's first reweight
   // By 2 ms the root's load_avg is what is left below 2^32: at most
-  // 2^32 / PELT_MIN_DIVIDER = 91,934, about a third of the load queued.
+  // 2^32 / PELT_MIN_DIVIDER = 91,933, about a third of the load queued.
   uint64_t cut = 0;
   for (const Nanos t : {2 * kMs, 100 * kMs}) {
     const auto a = run_to("v5.15", t), b = run_to("v6.4", t);
@@ -116,6 +119,55 @@ TEST(PeltSumSync, V6_4CutsTheRootLoadSumToItsLow32BitsAtAGroupEntitysReweight) {
     // A task's own averages do not read the root's sums: they agree.
     EXPECT_EQ(simtest::task_avg(*a, "a").load_avg, simtest::task_avg(*b, "a").load_avg) << "at " << t;
   }
+}
+
+// The claim pelt-sync/floor-kept (kind pelt_sync_floor, claims/pelt_case.h).
+
+const Claim& sync_claim(bool relaxed) {
+  return *claim_by_id(relaxed ? "pelt-sync/floor-kept" : "pelt-sync/floor-kept-v5.15");
+}
+
+// A cfs_rq of load_avg `load` in sync (period_contrib 0: load_sum = load *
+// 46718), nothing else, and a weightless entity leaving it by dequeue_load_avg.
+PeltCase<uint64_t> sync_case(uint64_t load) {
+  PeltCase<uint64_t> c;
+  for (const char* n : {"detach", "se_period_contrib", "se_load_sum", "se_load_avg", "se_util_avg", "se_util_sum",
+                        "se_runnable_avg", "se_runnable_sum", "period_contrib", "util_avg", "util_sum",
+                        "runnable_avg", "runnable_sum"})
+    c.in.push_back({n, 0});
+  c.in.push_back({"se_weight", 2});
+  c.in.push_back({"load_avg", load});
+  c.in.push_back({"load_sum", load * kMinDivider});
+  return c;
+}
+
+TEST(PeltSyncClaim, TheRelaxedFloorHoldsUpToALoadOf91933AndNotAbove) {
+  // 91,933 * 46,718 = 4,294,925,894 < 2^32 = 4,294,967,296 <= 91,934 * 46,718.
+  EXPECT_TRUE(pelt_holds(sync_claim(true), sync_case(91'933)));
+  EXPECT_FALSE(pelt_holds(sync_claim(true), sync_case(91'934)));
+  EXPECT_TRUE(pelt_holds(sync_claim(false), sync_case(91'934)));
+  EXPECT_TRUE(pelt_holds(sync_claim(false), sync_case(uint64_t{1} << 40)));
+  const std::optional<Counterexample> cx = check_pelt_case(sync_claim(true), sync_case(91'934));
+  ASSERT_TRUE(cx.has_value());
+  // Both sides of max_t(u32, ...) are 4,294,972,612, whose low 32 bits are 5,316.
+  EXPECT_EQ(cx->summary, "load_sum 5316 < load_avg x PELT_MIN_DIVIDER 4294972612 after dequeue_load_avg (era v5.15)");
+}
+
+// What the decoder reads is in its domain: both in sync, the cfs_rq's
+// averages at least the entity's, load_avg from the entity's sum.
+RC_GTEST_PROP(PeltSyncClaim, TheDecoderReadsAnEntityAndACfsRqInSync, ()) {
+  properties::RcReader r;
+  const PeltCase<uint64_t> c = decode_pelt_case(r, sync_claim(true));
+  const uint64_t se_div = kMinDivider + c["se_period_contrib"], div = kMinDivider + c["period_contrib"];
+  RC_ASSERT(c["se_load_avg"] == c["se_weight"] * c["se_load_sum"] / se_div);
+  RC_ASSERT(c["se_load_sum"] <= se_div);
+  for (const std::string n : {"load", "util", "runnable"}) {
+    RC_ASSERT(c[n + "_avg"] >= c["se_" + n + "_avg"]);
+    RC_ASSERT(c[n + "_sum"] / div == c[n + "_avg"]);
+    if (n != "load") RC_ASSERT(c["se_" + n + "_sum"] / se_div == c["se_" + n + "_avg"]);
+  }
+  RC_ASSERT(c["util_avg"] <= 1024u);
+  RC_ASSERT(c["load_avg"] <= uint64_t{1} << 40);
 }
 
 }  // namespace
