@@ -36,6 +36,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::util_est, "util_est", "with pelt_v5: utilization estimates (UTIL_EST, UTIL_EST_FASTUP; kernel/sched/fair.c v5.15): a task's util_avg at each dequeue to sleep, kept with a moving average, and the root cfs_rq's sum of its queued tasks' estimates, which cpu_util and task_fits_cpu read", kKeep},
     {F::pelt_relaxed_sum_sync, "pelt_relaxed_sum_sync", "with pelt_v5: dequeue, detach, propagation and removed load subtract the entity's sums from the cfs_rq's and floor them at avg * PELT_MIN_DIVIDER through max_t(u32, ...), which cuts a u64 load_sum or runnable_sum to its low 32 bits (v5.17: 2d02fa8cc21a, 7ceb77103001, 95246d1ec80b; read in v6.4); off: v5.15.100 rebuilds them from the averages; on in v6.4", kVary},
     {F::pelt_attach_at_enqueue, "pelt_attach_at_enqueue", "with pelt_v5: a migrating task's averages leave its cfs_rq in dequeue_entity (DO_DETACH, e1f078f50478) instead of migrate_task_rq_fair's detach_entity_cfs_rq, and a new task's join at its first enqueue (DO_ATTACH, d6531ab6e501) instead of post_init_entity_util_avg's attach_entity_cfs_rq (v6.1; read in v6.4); on in v6.4", kVary},
+    {F::pelt_migrate_lag, "pelt_migrate_lag", "with pelt_v5: migrate_se_pelt_lag (e2f3e35f1f5a, v6.0; read in v6.4): a task woken on another CPU than the idle one it slept on has its averages decayed to that CPU's PELT time now (the cfs_rq's last update plus the time the CPU has been idle since its clock was last read, exact in the model), not left at the cfs_rq's last update; on in v6.4", kVary},
     {F::instant_shares, "instant_shares", "group entity weights from the instantaneous load.weight sums instead of PELT (the model before load tracking, for comparison)", kVary},
     {F::root_tg_load_avg_skip, "root_tg_load_avg_skip", "seed 000: update_tg_load_avg skips root_task_group", kKeep},
     {F::move_task_skip_same_group, "move_task_skip_same_group", "seed 001: sched_move_task returns when the group is unchanged", kVary},
@@ -73,15 +74,15 @@ const auto kProfiles = std::to_array<Profile>({
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
-    // v5.17's relaxed PELT sum syncs and v6.1's PELT attach at enqueue, detach at dequeue.
-    {"v6.4", "CFS of Linux 6.4 (v5.15 with autogroup built in, sched_move_task's same-group return, v5.17's relaxed PELT sum syncs and v6.1's attach at enqueue)",
+    // v5.17's relaxed PELT sum syncs, v6.0's migrate_se_pelt_lag and v6.1's PELT attach at enqueue.
+    {"v6.4", "CFS of Linux 6.4 (v5.15 with autogroup built in, sched_move_task's same-group return and v5.17..v6.1's PELT changes: relaxed sum syncs, wakeup migration lag, attach at enqueue)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
-                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue},
+                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag},
      Tunables{}},
 });
 }  // namespace

@@ -42,6 +42,7 @@ enum class Feature : unsigned {
   util_est,                   // sched_feat UTIL_EST and UTIL_EST_FASTUP (v4.17+; v5.15's form): tasks' utilization estimates
   pelt_relaxed_sum_sync,      // v5.17+: a cfs_rq's PELT sums lose an entity's sums and are floored, not rebuilt
   pelt_attach_at_enqueue,     // v6.1+: a migrating task detaches in dequeue_entity, a new task attaches at its enqueue
+  pelt_migrate_lag,           // v6.0+: a task woken off an idle CPU decays to that CPU's PELT time before it moves
   instant_shares,             // group entities weighted by the instantaneous load (the model before PELT)
   root_tg_load_avg_skip,      // seed 000 (v4.5+)
   move_task_skip_same_group,  // seed 001 (v6.4+)

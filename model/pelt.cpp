@@ -401,12 +401,37 @@ void remove_entity_load_avg(Sched& s, EntityId sei) {
   unattach(s, e);
 }
 
+namespace {
+
+// migrate_se_pelt_lag (kernel/sched/fair.c v6.0..v6.4, pelt_migrate_lag):
+// a woken task leaving an idle CPU decays its averages to that CPU's PELT time
+// now. The kernel estimates it as rq->clock_pelt_idle plus sched_clock_cpu()
+// less rq->clock_idle (no less than the cfs_rq's last update): the PELT clock
+// of an idle rq runs at clock_task, so the estimate is rq_clock_pelt at now,
+// which the model has exactly. Nothing to do when every sum is 0
+// (load_avg_is_decayed).
+void migrate_se_pelt_lag(Sched& s, EntityId sei) {
+  SchedEntity& e = s.se[sei];
+  const SchedAvg& a = e.pelt.avg;
+  const CpuId cpu = s.cfs[e.cfs_rq].cpu;
+  if (!(a.load_sum || a.util_sum || a.runnable_sum) || s.rq[cpu].curr) return;
+  const uint64_t now = std::max(rq_clock_pelt(s, cpu), s.cfs[e.cfs_rq].pelt.avg.last_update_time);
+  pelt_v5_15::update_load_avg_blocked_se<uint64_t>(now, e.pelt.avg, e.load.weight, s.res);
+}
+
+}  // namespace
+
 // migrate_task_rq_fair (kernel/sched/fair.c v5.15), its PELT part; v6.4
-// (pelt_attach_at_enqueue): a queued task was detached by its dequeue.
+// (pelt_attach_at_enqueue): a queued task was detached by its dequeue;
+// (pelt_migrate_lag) a woken one's lag on an idle CPU decayed.
 void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
   const EntityId sei = s.tasks[task].se;
-  if (!queued) remove_entity_load_avg(s, sei);
-  else if (!s.features[Feature::pelt_attach_at_enqueue]) detach_entity_cfs_rq(s, sei);
+  if (!queued) {
+    remove_entity_load_avg(s, sei);
+    if (s.features[Feature::pelt_migrate_lag]) migrate_se_pelt_lag(s, sei);
+  } else if (!s.features[Feature::pelt_attach_at_enqueue]) {
+    detach_entity_cfs_rq(s, sei);
+  }
   s.se[sei].pelt.avg.last_update_time = 0;
 }
 

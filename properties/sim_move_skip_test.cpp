@@ -96,17 +96,17 @@ TEST(MoveTaskSkip, WithoutConfigSchedAutogroupTheExitCaseIsTheSame) {
   EXPECT_EQ(unobservable_difference(off, on, true), "");
 }
 
-// Profile v6.4 is v5.15 with CONFIG_SCHED_AUTOGROUP, seed 001's skip,
-// v5.17's relaxed PELT sum syncs and v6.1's attach at enqueue (docs/model.md,
-// "Profile v6.4"), and the exit case runs under it as v5.15 with those four
-// features on.
+// Profile v6.4 is v5.15 with CONFIG_SCHED_AUTOGROUP, seed 001's skip and
+// v5.17..v6.1's three PELT changes (docs/model.md, "Profile v6.4"), and the
+// exit case runs under it as v5.15 with those five features on.
 TEST(ProfileV6_4, IsV5_15WithAutogroupBuiltInTheSkipAndV6PeltSyncs) {
   const Profile *v5 = profile_by_name("v5.15"), *v6 = profile_by_name("v6.4");
   ASSERT_NE(v5, nullptr);
   ASSERT_NE(v6, nullptr);
   for (const FeatureInfo& f : all_features()) {
     const bool added = f.feature == Feature::sched_autogroup || f.feature == Feature::move_task_skip_same_group ||
-                       f.feature == Feature::pelt_relaxed_sum_sync || f.feature == Feature::pelt_attach_at_enqueue;
+                       f.feature == Feature::pelt_relaxed_sum_sync || f.feature == Feature::pelt_attach_at_enqueue ||
+                       f.feature == Feature::pelt_migrate_lag;
     EXPECT_EQ(v6->features[f.feature], added || v5->features[f.feature]) << f.name;
     if (added) {
       EXPECT_FALSE(v5->features[f.feature]) << f.name;
@@ -121,7 +121,8 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupBuiltInTheSkipAndV6PeltSyncs) {
   const SimRun v515 = run_with(s, {{Feature::sched_autogroup, true},
                                    {Feature::move_task_skip_same_group, true},
                                    {Feature::pelt_relaxed_sum_sync, true},
-                                   {Feature::pelt_attach_at_enqueue, true}});
+                                   {Feature::pelt_attach_at_enqueue, true},
+                                   {Feature::pelt_migrate_lag, true}});
   EXPECT_EQ(v64.perf, v515.perf);
   EXPECT_EQ(v64.sim->counters().move_task_skips, 2u);
 }
