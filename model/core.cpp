@@ -156,7 +156,8 @@ void detach_task(Sched& s, TaskId task, CpuId dest) {
 // CPU, then check_preempt_curr unless the caller is that CPU's own schedule().
 void attach_task(Sched& s, TaskId task, bool check_preempt) {
   const CpuId cpu = s.tasks[task].cpu;
-  enqueue_task_fair(s, cpu, task, 0);
+  // v6.3's activate_task adds ENQUEUE_MIGRATED for a migrating task (sanitize_vruntime)
+  enqueue_task_fair(s, cpu, task, s.features[Feature::sanitize_vruntime] ? kEnqueueMigrated : 0);
   if (!check_preempt) return;
   note_arrival(s, cpu);
   check_preempt_curr(s, cpu, task, 0);

@@ -111,15 +111,25 @@ uint64_t sched_vslice(const Sched& s, CfsRqId cq, EntityId sei) {
   return calc_delta_fair<uint64_t>(sched_slice(s, cq, sei), s.se[sei].load, s.res);
 }
 
+// entity_is_long_sleeper (kernel/sched/fair.c v6.3..v6.5): more than
+// 2^63 / scale_load_down(NICE_0_LOAD) ns since it last ran (exec_start 0:
+// never ran here, or migrated).
+bool entity_is_long_sleeper(const Sched& s, const SchedEntity& e) {
+  if (e.exec_start == 0 || s.now <= e.exec_start) return false;
+  return s.now - e.exec_start > (uint64_t{1} << 63) / scale_load_down<uint64_t>(nice_0_load<uint64_t>(s.res), s.res);
+}
+
 // place_entity (kernel/sched/fair.c v3.10..v6.2; SCHED_IDLE's smaller
 // sleeper credit (v5.15) not modelled): a new entity starts a vslice after
 // min_vruntime with START_DEBIT; a waking one at most (half) a latency
-// before it; never backwards.
+// before it; never backwards, unless (v6.3+, sanitize_vruntime) it slept so
+// long that its old vruntime may have wrapped against min_vruntime.
 void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
   uint64_t v = s.cfs[cq].min_vruntime;
   if (initial && s.features[Feature::start_debit]) v += sched_vslice(s, cq, sei);
   if (!initial) v -= sleeper_thresh<uint64_t>(s.tun.latency_ns, s.features[Feature::gentle_fair_sleepers]);
-  s.se[sei].vruntime = max_vruntime(s.se[sei].vruntime, v);
+  SchedEntity& e = s.se[sei];
+  e.vruntime = s.features[Feature::sanitize_vruntime] && entity_is_long_sleeper(s, e) ? v : max_vruntime(e.vruntime, v);
 }
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
@@ -145,6 +155,7 @@ void enqueue_entity(Sched& s, CfsRqId cq, EntityId sei, unsigned flags) {
   account_entity_enqueue(s, cq, sei);
   if (s.era.shares_on_cfs_rq) update_cfs_shares(s, cq);
   if (flags & kEnqueueWakeup) place_entity(s, cq, sei, false);
+  if ((flags & kEnqueueMigrated) && s.features[Feature::sanitize_vruntime]) s.se[sei].exec_start = 0;
   if (!is_curr) {
     if (s.se[sei].is_task()) wait_begin(s, s.se[sei].task);
     enqueue_entity_tree(s, cq, sei);

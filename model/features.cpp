@@ -51,7 +51,16 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::wasted_cores_wakeup_idle, "wasted_cores_wakeup_idle", "with kernel_placement: the Wasted Cores paper's Overload-on-Wakeup fix (Lozi et al., EuroSys 2016): a waking task goes to its previous CPU if that runs nothing, else to the allowed CPU that has idled longest anywhere, before select_task_rq_fair's usual path (off in every profile)", kKeep},
     {F::wasted_cores_group_construction, "wasted_cores_group_construction", "the Wasted Cores paper's Scheduling Group Construction fix (Lozi et al., EuroSys 2016): era 1's build_overlap_sched_groups builds the CPU's own group first, then walks from CPU 0 (v5.15 builds from the CPU anyway), and should_we_balance lets every CPU balance (off in every profile)", kKeep},
     {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); on in v6.4, off in the older profiles", kVary},
+    {F::sanitize_vruntime, "sanitize_vruntime", "place_entity ignores the old vruntime of an entity that slept more than 2^63 / scale_load_down(NICE_0_LOAD) ns (about 104 days; entity_is_long_sleeper), and a migrated task (ENQUEUE_MIGRATED, which activate_task now sets for a queued one too) has exec_start 0 after its enqueue, so it is not cache hot (v6.3: 829c1651e9c4, a53ce18cacb4; read in v6.4); on in v6.4", kVary},
 }};
+
+// Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
+constexpr bool rows_in_enum_order() {
+  for (std::size_t i = 0; i < kFeatures.size(); ++i)
+    if (static_cast<std::size_t>(kFeatures[i].feature) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(), "kFeatures: one row per Feature, in the enum's order");
 
 const auto kProfiles = std::to_array<Profile>({
     {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
@@ -74,15 +83,16 @@ const auto kProfiles = std::to_array<Profile>({
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
-    // v5.17's relaxed PELT sum syncs, v6.0's migrate_se_pelt_lag and v6.1's PELT attach at enqueue.
-    {"v6.4", "CFS of Linux 6.4 (v5.15 with autogroup built in, sched_move_task's same-group return and v5.17..v6.1's PELT changes: relaxed sum syncs, wakeup migration lag, attach at enqueue)",
+    // v5.17's relaxed PELT sum syncs, v6.0's migrate_se_pelt_lag, v6.1's PELT attach at enqueue and v6.3's
+    // vruntime sanitising.
+    {"v6.4", "CFS of Linux 6.4 (v5.15 with autogroup built in, sched_move_task's same-group return, v5.17..v6.1's PELT changes and v6.3's vruntime sanitising)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::alt_period, F::base_slice, F::hi_res_load, F::scale_load_down_min_2,
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
-                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag},
+                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime},
      Tunables{}},
 });
 }  // namespace

@@ -57,6 +57,7 @@ enum class Feature : unsigned {
   wasted_cores_wakeup_idle,   // a wakeup goes to the longest-idle CPU anywhere (Lozi et al., EuroSys 2016; never merged)
   wasted_cores_group_construction,  // each CPU's NUMA group first, every CPU balances (Lozi et al., EuroSys 2016)
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
+  sanitize_vruntime,          // v6.3+: a long sleeper's vruntime is reset at placement; a migrated task is not cache hot
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

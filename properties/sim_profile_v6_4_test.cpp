@@ -1,9 +1,12 @@
-// v6.0..v6.1's PELT changes of profile v6.4 (read in v6.4's
-// kernel/sched/fair.c; docs/pelt-sum-sync.md): attach at enqueue and detach at
-// dequeue (pelt_attach_at_enqueue: e1f078f50478, d6531ab6e501): a migrating
-// task's averages leave in dequeue_entity's update_load_avg(DO_DETACH), where
+// Profile v6.4's changes to v5.15.100 beyond seed 001's (read in v6.4's
+// kernel/sched/fair.c and core.c; docs/model.md, "Profile v6.4"), each a
+// feature run on and off: attach at enqueue and detach at dequeue
+// (pelt_attach_at_enqueue: e1f078f50478, d6531ab6e501): a migrating task's
+// averages leave in dequeue_entity's update_load_avg(DO_DETACH), where
 // v5.15.100's migrate_task_rq_fair runs detach_entity_cfs_rq after the
-// dequeue; a woken task's lag on an idle CPU (pelt_migrate_lag: e2f3e35f1f5a).
+// dequeue; a woken task's lag on an idle CPU (pelt_migrate_lag:
+// e2f3e35f1f5a); vruntime sanitising (sanitize_vruntime: 829c1651e9c4,
+// a53ce18cacb4). The relaxed sum syncs: pelt_sum_sync_test.cpp.
 #include <gtest/gtest.h>
 
 #include "model/core.h"
@@ -82,6 +85,63 @@ TEST(SimPeltV6, ATaskWokenOffAnIdleCpuDecaysItsLagBeforeItMoves) {
   EXPECT_EQ(arrived[true].util_avg, decayed.util_avg);
   EXPECT_EQ(arrived[true].load_avg, decayed.load_avg);
   EXPECT_NEAR(static_cast<double>(arrived[true].util_avg) / arrived[false].util_avg, 0.66, 0.03);
+}
+
+// The waiting task of two on CPU 0 pulled to CPU 1 at 9.5 ms (detach_task,
+// attach_task): v6.3's activate_task marks it ENQUEUE_MIGRATED, and its
+// enqueue zeroes exec_start, so it is not cache hot (task_hot: now -
+// exec_start < migration_cost) until it runs; v5.15.100 keeps the time it
+// last ran on CPU 0.
+TEST(SanitizeVruntime, APulledTaskIsNotCacheHotUntilItRuns) {
+  for (const bool v6 : {false, true}) {
+    Scenario sc = simtest::basic("v5.15", 2);
+    sc.feature_overrides = {{Feature::sanitize_vruntime, v6}};
+    TaskSpec a = simtest::task("a"), b = simtest::task("b");
+    a.cpus = b.cpus = simtest::cpus({0});
+    sc.tasks = {a, b};
+    sc.ops = {{kMs / 2, op::SetAffinity{"a", simtest::cpus({0, 1})}, {}},
+              {kMs / 2, op::SetAffinity{"b", simtest::cpus({0, 1})}, {}}};
+    sc.duration = 20 * kMs;
+    Sim sim(sc);
+    sim.run_to(9 * kMs + kMs / 2);  // each has run by then
+    const TaskId waiting(sim.task_index(sim.rqs()[CpuId(0)].curr == TaskId(sim.task_index("a")) ? "b" : "a"));
+    const Nanos ran = sim.entities()[sim.tasks()[waiting].se].exec_start;
+    ASSERT_GT(ran, 0u);
+    detach_task(sim.mutable_sched(), waiting, CpuId(1));
+    attach_task(sim.mutable_sched(), waiting, false);
+    EXPECT_EQ(sim.entities()[sim.tasks()[waiting].se].exec_start, v6 ? 0 : ran) << "v6.3: " << v6;
+  }
+}
+
+// a runs 1 ms alone, then sleeps `sleep`. Before it wakes, its vruntime is
+// set 2^62 ahead of min_vruntime (what an s64 wrap of a very old vruntime
+// looks like). Past 2^63 / 1024 ns (104.25 days) of sleep v6.3's
+// place_entity puts it at min_vruntime - latency / 2 (GENTLE_FAIR_SLEEPERS);
+// below that, and in v5.15.100 always, it keeps the larger vruntime.
+TEST(SanitizeVruntime, ALongSleepersOldVruntimeIsReplacedNotKept) {
+  constexpr Nanos kDay = 86'400'000'000'000;
+  for (const bool v6 : {false, true})
+    for (const Nanos sleep : {100 * kDay, 105 * kDay}) {
+      Scenario sc = simtest::basic("v5.15");
+      sc.feature_overrides = {{Feature::sanitize_vruntime, v6}};
+      sc.tasks = {simtest::task("a", 0, "/", RunPeriodic{kMs, sleep})};
+      sc.duration = sleep + 2 * kMs;
+      Sim sim(sc);
+      sim.run_to(sleep);
+      const TaskId a(sim.task_index("a"));
+      ASSERT_EQ(sim.tasks()[a].state, TaskState::sleeping);
+      const uint64_t min_vruntime = sim.cfs_rqs()[sim.rqs()[CpuId(0)].cfs].min_vruntime;
+      const uint64_t ahead = min_vruntime + (uint64_t{1} << 62);
+      sim.mutable_sched().se[sim.tasks()[a].se].vruntime = ahead;
+      sim.run_to(sleep + kMs + kMs / 2);  // woken at 1 ms + sleep
+      ASSERT_NE(sim.tasks()[a].state, TaskState::sleeping);
+      const uint64_t placed = min_vruntime - sim.sched().tun.latency_ns / 2;
+      const bool replaced = v6 && sleep > kDay * 104;
+      // the vruntime at the wakeup; it has run up to 0.5 ms since
+      const uint64_t v = sim.entities()[sim.tasks()[a].se].vruntime;
+      EXPECT_GE(v, replaced ? placed : ahead) << "v6.3 " << v6 << ", sleep " << sleep;
+      EXPECT_LE(v, (replaced ? placed : ahead) + kMs) << "v6.3 " << v6 << ", sleep " << sleep;
+    }
 }
 
 }  // namespace
