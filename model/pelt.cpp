@@ -18,6 +18,7 @@ using pelt_v5_15::get_pelt_divider;
 
 using pelt_v5_15::floor_sum_u32;
 using pelt_v5_15::pelt_min_divider;
+using pelt_v5_15::sum_after_leave;
 
 uint64_t se_weight(const Sched& s, const SchedEntity& e) { return scale_load_down<uint64_t>(e.load.weight, s.res); }
 
@@ -39,8 +40,15 @@ template <int bits = 64> void add_positive(uint64_t& v, int64_t d) {
   v = (d < 0 && r > v) ? 0 : r;
 }
 
-// The kernel's model: v5.17's relaxed sum syncs (feature pelt_relaxed_sum_sync).
+// Whether v5.17's relaxed sum syncs run (feature pelt_relaxed_sum_sync).
 bool relaxed_sums(const Sched& s) { return s.features[Feature::pelt_relaxed_sum_sync]; }
+
+// The relaxed syncs' update of a cfs_rq's sum by an entity's change (the
+// tails of v6.4's update_tg_cfs_util/runnable/load): add_positive, then the floor.
+template <int bits = 64> void add_floored(uint64_t& sum, int64_t delta, uint64_t avg) {
+  add_positive<bits>(sum, delta);
+  sum = floor_sum_u32(sum, avg);
+}
 
 // The model's bookkeeping: e's averages are no longer part of a cfs_rq's.
 void unattach(Sched& s, SchedEntity& e) {
@@ -105,22 +113,12 @@ bool update_cfs_rq_load_avg(Sched& s, uint64_t now, CfsRqId cq) {
     p.removed = {};
     const bool relaxed = relaxed_sums(s);
     sub_positive(sa.load_avg, r.load_avg);
-    if (relaxed) {
-      sub_positive(sa.load_sum, r.load_avg * divider);
-      sa.load_sum = floor_sum_u32(sa.load_sum, sa.load_avg);
-    } else {
-      sa.load_sum = sa.load_avg * divider;
-    }
+    sa.load_sum = sum_after_leave(sa.load_sum, r.load_avg * divider, sa.load_avg, divider, relaxed);
     sub_positive(sa.util_avg, r.util_avg);
     sub_positive(sa.util_sum, to_u32(r.util_avg * divider));
     sa.util_sum = floor_sum_u32(sa.util_sum, sa.util_avg);
     sub_positive(sa.runnable_avg, r.runnable_avg);
-    if (relaxed) {
-      sub_positive(sa.runnable_sum, r.runnable_avg * divider);
-      sa.runnable_sum = floor_sum_u32(sa.runnable_sum, sa.runnable_avg);
-    } else {
-      sa.runnable_sum = sa.runnable_avg * divider;
-    }
+    sa.runnable_sum = sum_after_leave(sa.runnable_sum, r.runnable_avg * divider, sa.runnable_avg, divider, relaxed);
     add_tg_cfs_propagate(p, (-static_cast<int64_t>(r.runnable_avg * divider)) >> kSchedCapacityShift);
     decayed = true;
   }
@@ -155,8 +153,7 @@ void update_tg_cfs_signal(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
     const uint64_t new_sum = to_u32(se.*avg * divider);
     const int64_t delta_sum = static_cast<int64_t>(new_sum) - static_cast<int64_t>(se.*sum);
     se.*sum = new_sum;
-    add_positive<u32 ? 32 : 64>(ca.*sum, delta_sum);
-    ca.*sum = floor_sum_u32(ca.*sum, ca.*avg);
+    add_floored<u32 ? 32 : 64>(ca.*sum, delta_sum, ca.*avg);
     return;
   }
   se.*sum = width(se.*avg * divider);
@@ -196,12 +193,8 @@ void update_tg_cfs_load(Sched& s, CfsRqId cq, EntityId sei, CfsRqId gcq) {
   se.load_sum = static_cast<uint64_t>(runnable_sum);
   se.load_avg = static_cast<uint64_t>(load_avg);
   add_positive(ca.load_avg, delta);
-  if (relaxed) {
-    add_positive(ca.load_sum, delta_sum);
-    ca.load_sum = floor_sum_u32(ca.load_sum, ca.load_avg);
-  } else {
-    ca.load_sum = ca.load_avg * static_cast<uint64_t>(divider);
-  }
+  if (relaxed) add_floored(ca.load_sum, delta_sum, ca.load_avg);
+  else ca.load_sum = ca.load_avg * static_cast<uint64_t>(divider);
 }
 
 // propagate_entity_load_avg (kernel/sched/fair.c v5.15): a group entity

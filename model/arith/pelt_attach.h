@@ -32,13 +32,19 @@ template <class V> V floor_sum_u32(V sum, V avg) {
   return select(s > f, s, f);
 }
 
+// A cfs_rq's sum after an entity's part `taken` leaves it, its average
+// already lowered to `avg`: rebuilt as avg * divider (v5.15.100) or, relaxed
+// (v6.4), `taken` subtracted (sub_positive) and floored.
+template <class V> V sum_after_leave(V sum, V taken, V avg, V divider, bool relaxed) {
+  return relaxed ? floor_sum_u32(sub_positive(sum, taken), avg) : avg * divider;
+}
+
 // dequeue_load_avg (kernel/sched/fair.c v5.15.100): the entity's load leaves;
 // load_sum is rebuilt from load_avg with the entity's divider. Relaxed
 // (v6.4): the entity's weighted load_sum is taken away, then floored.
 template <class V> void dequeue_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>& se, V se_weight, bool relaxed) {
   cfs.load_avg = sub_positive(cfs.load_avg, se.load_avg);
-  if (relaxed) cfs.load_sum = floor_sum_u32(sub_positive(cfs.load_sum, se_weight * se.load_sum), cfs.load_avg);
-  else cfs.load_sum = cfs.load_avg * get_pelt_divider(se);
+  cfs.load_sum = sum_after_leave(cfs.load_sum, se_weight * se.load_sum, cfs.load_avg, get_pelt_divider(se), relaxed);
 }
 
 // attach_entity_load_avg (kernel/sched/fair.c v5.15.100): the entity's window
@@ -73,13 +79,8 @@ template <class V> V detach_entity_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>&
   dequeue_load_avg(cfs, se, se_weight, relaxed);
   cfs.util_avg = sub_positive(cfs.util_avg, se.util_avg);
   cfs.runnable_avg = sub_positive(cfs.runnable_avg, se.runnable_avg);
-  if (relaxed) {
-    cfs.util_sum = floor_sum_u32(sub_positive(cfs.util_sum, se.util_sum), cfs.util_avg);
-    cfs.runnable_sum = floor_sum_u32(sub_positive(cfs.runnable_sum, se.runnable_sum), cfs.runnable_avg);
-  } else {
-    cfs.util_sum = u32(cfs.util_avg * divider);
-    cfs.runnable_sum = cfs.runnable_avg * divider;
-  }
+  cfs.util_sum = u32(sum_after_leave(cfs.util_sum, se.util_sum, cfs.util_avg, divider, relaxed));
+  cfs.runnable_sum = sum_after_leave(cfs.runnable_sum, se.runnable_sum, cfs.runnable_avg, divider, relaxed);
   return se.load_sum;
 }
 
