@@ -98,6 +98,7 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("root_tg_load_avg_skips", k.root_tg_load_avg_skips);
   j.field("move_task_calls", k.move_task_calls).field("move_task_requeues", k.move_task_requeues);
   j.field("move_task_same_group", k.move_task_same_group).field("move_task_skips", k.move_task_skips);
+  j.field("hotplug_migrations", k.hotplug_migrations).field("affinity_broken", k.affinity_broken);
   j.field("invariant_checks", sim.checker()->checks());
   j.end_object();
   j.end_object();
@@ -123,8 +124,12 @@ void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, con
   print_wasted(wasted, now, out);
   const Counters& k = sim.counters();
   out << "migrations: " << k.migrations << " (at wakeups: " << k.wakeup_migrations << ", periodic: "
-      << k.periodic_migrations << ", newidle: " << k.newidle_migrations << ", active: " << k.active_migrations
-      << "); forks placed away from the parent's CPU: " << k.fork_placements_away << "\n";
+      << k.periodic_migrations << ", newidle: " << k.newidle_migrations << ", active: " << k.active_migrations;
+  if (k.hotplug_migrations) out << ", off a CPU going offline: " << k.hotplug_migrations;
+  out << "); forks placed away from the parent's CPU: " << k.fork_placements_away << "\n";
+  if (k.affinity_broken)
+    out << "affinity broken: " << k.affinity_broken
+        << " task(s) allowed only on offline CPUs now allowed on others (\"no longer affine to cpuN\")\n";
   if (phases) print_phases(sim, st, out);
   out << '\n';
   if (k.move_task_calls)

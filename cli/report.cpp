@@ -118,12 +118,20 @@ void print_groups(const Sched& s, const Interval& iv, std::ostream& out) {
   t.print(out);
 }
 
+// An offline column when hotplug took some CPU offline.
 void print_cpus(const Sched& s, const Stats& st, Nanos at, std::ostream& out) {
-  Table c({"cpu", "busy", "idle", "forks placed", "stretches (most common lengths)"});
+  bool hotplug = false;
+  for (const CpuId i : s.rq.ids()) hotplug |= offline_at(s, i, at) > 0;
+  std::vector<std::string> head = {"cpu", "busy", "idle", "forks placed", "stretches (most common lengths)"};
+  if (hotplug) head.insert(head.begin() + 3, "offline");
+  Table c(head);
   for (const CpuId i : s.rq.ids()) {
     const StretchHistogram h = st.stretches(s, i, at);
-    c.row({std::to_string(i.v), ms(busy_at(s, i, at)), ms(idle_at(s, i, at)), std::to_string(s.rq[i].forks_placed),
-           h.total() ? format_histogram(h.kept(), h.other(), 4) : "-"});
+    std::vector<std::string> row = {std::to_string(i.v), ms(busy_at(s, i, at)), ms(idle_at(s, i, at)),
+                                    std::to_string(s.rq[i].forks_placed),
+                                    h.total() ? format_histogram(h.kept(), h.other(), 4) : "-"};
+    if (hotplug) row.insert(row.begin() + 3, ms(offline_at(s, i, at)));
+    c.row(row);
   }
   c.print(out);
 }
@@ -217,6 +225,7 @@ void cpus_json(JsonWriter& j, const Sched& s, const Stats& st, Nanos at) {
   j.begin_array();
   for (const CpuId c : s.rq.ids()) {
     j.begin_object().field("cpu", c.v).field("idle_ns", idle_at(s, c, at)).field("busy_ns", busy_at(s, c, at));
+    j.field("offline_ns", offline_at(s, c, at));
     j.field("forks_placed", s.rq[c].forks_placed);
     const StretchHistogram h = st.stretches(s, c, at);
     j.key("stretches").begin_object().key("lengths").begin_array();

@@ -185,8 +185,9 @@ void run_ops_tests() {
     CHECK(v.invariant == "load-equals-sum" && (v.step == "op" || v.step.starts_with("spawn ")) && v.t == broken_at);
   }
 
-  DecodeOptions nothing;  // no task and no group: every op is an advance, and no event happens
+  DecodeOptions nothing;  // no task, no group, no hotplug: every op is an advance, and no event happens
   nothing.max_tasks = nothing.max_groups = 0;
+  nothing.hotplug = false;
   OpsDecoder<ByteReader> advances(nothing);
   ByteReader r2(bytes.data(), bytes.size());
   unsigned ops = 0;

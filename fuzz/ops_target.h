@@ -4,7 +4,7 @@
 // invariant checker runs after the set-up, after every op that changed the
 // state, after every 16th step (op or event) and at the end (on the CPUs the
 // steps touched; every 8th and the last on everything). Also checked after
-// the run: every CPU's busy + idle time is the elapsed time, and the tasks'
+// the run: every CPU's busy + idle + offline time is the elapsed time, and the tasks'
 // CPU time adds up to the CPUs' busy time. A failure prints the reproducer (a
 // scenario file for `cfsv replay`; `cfsv fuzz` writes one for every crash)
 // and aborts.
@@ -45,10 +45,11 @@ int ops_target_input(const char* target, DecodeOptions o, std::span<const uint8_
   }
   Nanos busy = 0, cpu_time = 0;
   for (const CpuId cpu : sim.rqs().ids()) {
-    if (sim.busy_ns(cpu) + sim.idle_ns(cpu) != sim.now())
-      fail(target, "cpu%d: busy %llu + idle %llu != elapsed %llu\n--- scenario ---\n%s", cpu.v,
+    if (sim.busy_ns(cpu) + sim.idle_ns(cpu) + sim.offline_ns(cpu) != sim.now())
+      fail(target, "cpu%d: busy %llu + idle %llu + offline %llu != elapsed %llu\n--- scenario ---\n%s", cpu.v,
            static_cast<unsigned long long>(sim.busy_ns(cpu)), static_cast<unsigned long long>(sim.idle_ns(cpu)),
-           static_cast<unsigned long long>(sim.now()), reproducer().c_str());
+           static_cast<unsigned long long>(sim.offline_ns(cpu)), static_cast<unsigned long long>(sim.now()),
+           reproducer().c_str());
     busy += sim.busy_ns(cpu);
   }
   for (const TaskId t : sim.tasks().ids()) {  // a reaped churn child's time is in its parent's children

@@ -459,18 +459,25 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
 
 using namespace lb;
 
-void init_balance(Sched& s) {
-  s.lb.clear();
+void init_domains_balance(Sched& s) {
   const uint64_t now = jiffies(s);
-  s.lb.sd.resize(s.nr_cpus());
+  s.lb.levels = 0;
   for (const CpuId c : s.rq.ids()) {
-    s.rq[c].next_balance = now;
+    s.lb.sd[c].clear();
     for (const SchedDomain& sd : s.topo.sd[c]) {
       s.lb.sd[c].push_back({.last_balance = now, .balance_interval = sd.balance_interval, .next_decay_max_lb_cost = now});
       s.lb.levels = std::max(s.lb.levels, sd.level + 1);
     }
   }
   s.lb.group_imbalance.assign(std::size_t{s.lb.levels} * s.nr_cpus(), 0);
+}
+
+void init_balance(Sched& s) {
+  s.lb.clear();
+  const uint64_t now = jiffies(s);
+  s.lb.sd.resize(s.nr_cpus());
+  for (const CpuId c : s.rq.ids()) s.rq[c].next_balance = now;
+  init_domains_balance(s);
   s.lb.walk.resize(s.nr_cpus());
   s.lb.cpu_load.assign(s.nr_cpus(), CpuLoadV4{.last_update_tick = now});
   s.lb.nohz_next_balance = now;

@@ -12,6 +12,12 @@ namespace cfsv {
 
 // sd_init's balancing fields for every CPU's domains (v5.15), at boot.
 void init_balance(Sched& s);
+// The balancing fields of the domains s.topo now holds, as sd_init sets them
+// (last_balance now, the level's balance_interval, no failures, no newidle
+// cost), and the groups' imbalance flags cleared: at boot, and when hotplug
+// rebuilds the domains (partition_sched_domains). A newidle walk in progress
+// goes on over the new domains (the kernel's finishes over the old ones).
+void init_domains_balance(Sched& s);
 
 // trigger_load_balance (v5.15) at the tick of a busy CPU: rebalance_domains
 // when rq->next_balance is due, then nohz_balancer_kick.

@@ -17,9 +17,10 @@ using F = SdFlag;
 
 // nohz.idle_cpus_mask: the CPUs whose tick stopped in idle; in the model, the
 // CPUs running the idle task, but for one still in a blocked task's newidle
-// balance (the tick runs only while a CPU is busy).
+// balance (the tick runs only while a CPU is busy), and inactive ones
+// (nohz_balance_enter_idle skips them, hotplug clears them).
 CpuMask nohz_idle_cpus(const Sched& s) {
-  CpuMask m = s.idle_curr_cpus;
+  CpuMask m = s.idle_curr_cpus & s.active;
   for (const CpuId c : each_cpu(s.idle_curr_cpus))
     if (newidle_after_task(s, c)) m.reset(c.index());
   return m;

@@ -45,13 +45,13 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 
 namespace {
 
-// Placement without load balancing: the lowest allowed CPU with the fewest
-// runnable tasks (cfs.h_nr_running).
+// Placement without load balancing: the lowest allowed active CPU with the
+// fewest runnable tasks (cfs.h_nr_running); none when no allowed CPU is active.
 CpuId select_cpu(const Sched& s, const Task& t) {
   CpuId best;
   uint32_t best_nr = 0;
   for (const CpuId c : s.rq.ids()) {
-    if (!cpu_allowed(t, c)) continue;
+    if (!cpu_usable(s, t, c)) continue;
     const uint32_t nr = s.cfs[s.rq[c].cfs].h_nr_running;
     if (!best || nr < best_nr) {
       best = c;
@@ -216,6 +216,7 @@ void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
 // ROOT_TASK_GROUP_LOAD shares, a cfs_rq per CPU and no entities.
 void sched_init(Sched& s, unsigned nr_cpus) {
   s.rq.resize(nr_cpus);
+  s.active = ~CpuMask{} >> (kMaxCpus - nr_cpus);
   TaskGroup root = s.new_task_group();
   root.path = "/";
   root.shares = scale_load<uint64_t>(kNice0Weight, s.res);
@@ -300,9 +301,9 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   if (s.era.pelt_v4) pelt4::init_entity_runnable_average(s, s.tasks[id].se);  // (wake_up_new_task's)
   if (s.era.pelt_v3) pelt3::fork_entity(s, s.tasks[id].se, parent ? s.tasks[parent].se : EntityId{});
   if (s.features[Feature::kernel_placement]) {
-    // v5.15: forked on the parent's CPU (without a parent, CPU 0), placed by
-    // wake_up_new_task's select_task_rq.
-    const CpuId cpu = parent ? s.tasks[parent].cpu : CpuId(0);
+    // v5.15: forked on the parent's CPU (without a parent, the first active
+    // CPU: CPU 0 unless hotplug took it), placed by wake_up_new_task's select_task_rq.
+    const CpuId cpu = parent ? s.tasks[parent].cpu : cpumask_first(s.active);
     set_task_rq(s, id, cpu);
     task_fork_fair(s, id, parent ? s.se[s.tasks[parent].se].cfs_rq : s.se[s.tasks[id].se].cfs_rq);
   } else if (parent) {
@@ -411,7 +412,7 @@ void wake_up_task(Sched& s, TaskId task) {
   unsigned flags = kEnqueueWakeup;
   CpuId dest = t.cpu;
   if (s.features[Feature::kernel_placement]) dest = select_task_rq(s, task, t.cpu, WakeKind::ttwu);
-  else if (!cpu_allowed(t, t.cpu)) dest = select_cpu(s, t);
+  else if (!cpu_usable(s, t, t.cpu) && !(dest = select_cpu(s, t))) dest = select_fallback_rq(s, t.cpu, task);
   if (dest != t.cpu) {
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
@@ -479,7 +480,7 @@ void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed) {
     change_queued_task(s, task, kDequeueSave, true, [&] { t.allowed = allowed; });
   t.allowed = allowed;
   if (!task_on_rq_queued(t) || cpu_allowed(t, t.cpu)) return;
-  move_queued_task(s, task, select_cpu(s, t));
+  move_queued_task(s, task, select_cpu(s, t));  // the op refuses a mask with no active CPU
 }
 
 // sched_move_task (kernel/sched/core.c v3.10; v5.x order, see ModelEra; the

@@ -52,6 +52,8 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::wasted_cores_group_construction, "wasted_cores_group_construction", "the Wasted Cores paper's Scheduling Group Construction fix (Lozi et al., EuroSys 2016): era 1's build_overlap_sched_groups builds the CPU's own group first, then walks from CPU 0 (v5.15 builds from the CPU anyway), and should_we_balance lets every CPU balance (off in every profile)", kKeep},
     {F::sched_autogroup, "sched_autogroup", "CONFIG_SCHED_AUTOGROUP=y: setsid makes an autogroup, do_exit calls sched_autogroup_exit_task (kernel/sched/autogroup.c v6.4); on in v6.4, off in the older profiles", kVary},
     {F::sanitize_vruntime, "sanitize_vruntime", "place_entity ignores the old vruntime of an entity that slept more than 2^63 / scale_load_down(NICE_0_LOAD) ns (about 104 days; entity_is_long_sleeper), and a migrated task (ENQUEUE_MIGRATED, which activate_task now sets for a queued one too) has exec_start 0 after its enqueue, so it is not cache hot (v6.3: 829c1651e9c4, a53ce18cacb4; read in v6.4); on in v6.4", kVary},
+    {F::online_drops_numa_levels, "online_drops_numa_levels", "CPU hotplug on a machine whose sockets hold several NUMA nodes: x86's set_cpu_sibling_map sets the numa-in-package topology table again at every CPU online, replacing the one sched_init_numa extended, so every later domain rebuild has no NUMA level and no balance crosses nodes (v3.16..v4.9; the Wasted Cores paper's Missing Scheduling Domains bug; v4.10's set_sched_topology refuses a call after boot); on in v4.4", kVary},
+    {F::tg_load_offline_clear, "tg_load_offline_clear", "with pelt_v5: CPU hotplug: rq_offline_fair takes each group's tg_load_avg_contrib of the CPU out of tg->load_avg (clear_tg_offline_cfs_rqs) and update_tg_load_avg skips an inactive CPU (\"sched: Fix tg->load when offlining a CPU\", posted 2023-12-21, after v6.4); off in every profile: an offline CPU's part of tg->load_avg stays, and calc_group_shares gives the group less weight on the CPUs left", kVary},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -71,7 +73,7 @@ const auto kProfiles = std::to_array<Profile>({
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::shares_on_cfs_rq, F::sysctl_nr_latency, F::affinity_change_pattern, F::pelt_v4_4,
-                F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias},
+                F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias, F::online_drops_numa_levels},
      Tunables{}},
     {"v5.15", "CFS of Linux 5.13..6.5 (as a distribution's 6.1 kernel)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,

@@ -58,6 +58,8 @@ enum class Feature : unsigned {
   wasted_cores_group_construction,  // each CPU's NUMA group first, every CPU balances (Lozi et al., EuroSys 2016)
   sched_autogroup,            // CONFIG_SCHED_AUTOGROUP=y (v2.6.38+; built in on distribution kernels)
   sanitize_vruntime,          // v6.3+: a long sleeper's vruntime is reset at placement; a migrated task is not cache hot
+  online_drops_numa_levels,   // v3.16..v4.9 x86: a CPU online drops the NUMA levels on a numa-in-package machine
+  tg_load_offline_clear,      // after v6.4: an offline CPU's part of every tg->load_avg is cleared
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

@@ -131,6 +131,7 @@ std::string state_name(TaskState st) { return std::string(to_string(st)); }
   if (places != 1) return fail(fmt("is queued %u times", places));
   if (!s.rq.contains(t.cpu) || e.cfs_rq != s.tg[t.group].cfs_rq[t.cpu]) return fail("is queued on the wrong cfs_rq");
   if (!t.allowed.test(t.cpu.index()) && t.allowed.any()) return fail(fmt("runs on cpu%d outside its affinity", t.cpu.v));
+  if (!cpu_active(s, t.cpu)) return fail(fmt("is queued on cpu%d, which is offline", t.cpu.v));
   for (EntityId p = e.parent; p; p = s.se[p].parent)
     if (!s.se[p].on_rq) return fail(x.entity(p) + " above it is not queued");
 }
@@ -349,8 +350,8 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = min_vruntime_monotonic},
     {.info = {"curr-not-in-timeline", "a cfs_rq's curr is never in its timeline"}, .cfs_rq = curr_not_in_timeline},
     {.info = {"runnable-queued-once",
-              "a running or runnable task is queued exactly once, on its group's cfs_rq of an allowed CPU, with all "
-              "its ancestor group entities queued"},
+              "a running or runnable task is queued exactly once, on its group's cfs_rq of an allowed, online CPU, "
+              "with all its ancestor group entities queued"},
      .task = runnable_queued_once},
     {.info = {"sleeping-not-queued", "a sleeping or exited task is not queued, in no timeline and no cfs_rq's curr"},
      .task = sleeping_not_queued},

@@ -99,6 +99,7 @@ struct OpScope {
             [&](const op::DestroyGroup& d) { return is_leaf_group(d.group); },
             [&](const op::Setsid& s) { return has_task(s.task); },
             [&](const op::AutogroupNice& n) { return has_task(n.task); },
+            [&](const op::SetCpuOnline& c) { return c.cpu < nr_cpus; },
         },
         o);
   }
@@ -126,6 +127,7 @@ struct OpScope {
                    },
                    [](const op::Setsid&) {},
                    [](const op::AutogroupNice&) {},
+                   [](const op::SetCpuOnline&) {},
                },
                o);
   }
@@ -147,6 +149,7 @@ constexpr unsigned kOpWeight[] = {
     1,  // destroy_group
     1,  // setsid
     1,  // autogroup_nice
+    1,  // set_cpu_online
 };
 static_assert(std::size(kOpWeight) == std::variant_size_v<Op>, "kOpWeight: one weight per kind of Op");
 
@@ -182,6 +185,7 @@ struct DecodeOptions {
   // without a limit every 1..2ms (a fork every 50us for the whole run made an
   // input cost ~15x the median; docs/fuzz-throughput.md, "Measured a ninth time").
   bool churn = false;
+  bool hotplug = true;  // `cpu offline|online N` ops (one op in 20)
 };
 
 // Decodes a scenario from a reader with `uint64_t range(lo, hi)` and
@@ -378,6 +382,12 @@ template <class Reader> class OpsDecoder {
             },
             [&](op::Setsid& ss) { return have_tasks && (ss.task = task_name(), true); },
             [&](op::AutogroupNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
+            [&](op::SetCpuOnline& c) {
+              if (!o_.hotplug) return false;
+              c.cpu = static_cast<unsigned>(r_->range(0, scope_.nr_cpus - 1));
+              c.online = r_->range(0, 1) != 0;
+              return true;
+            },
         },
         o);
     if (!formed) o = op::Advance{advance()};

@@ -82,12 +82,24 @@ void update_tg_load_avg(Sched& s, CfsRqId cq) {
   TaskGroup& g = s.tg[s.cfs[cq].tg];
   const bool root = s.cfs[cq].tg == kRootGroup;
   const bool skip = root && s.features[Feature::root_tg_load_avg_skip];
+  // "rq has been offline and doesn't contribute anymore to the share"
+  if (!skip && s.features[Feature::tg_load_offline_clear] && !cpu_active(s, s.cfs[cq].cpu)) return;
   const uint64_t updated = cfsv::update_tg_load_avg<uint64_t>(p.avg.load_avg, p.tg_load_avg_contrib, g.load_avg, 0, skip);
   if (skip) s.counters.root_tg_load_avg_skips++;
   if (!updated) return;
   g.load_avg_updates++;
   if (root) s.counters.root_tg_load_avg_updates++;
   else s.counters.tg_load_avg_updates++;
+}
+
+void clear_tg_offline_cfs_rqs(Sched& s, CpuId cpu) {
+  for (const GroupId id : s.tg.ids()) {
+    TaskGroup& g = s.tg[id];
+    if (id == kRootGroup || g.dead) continue;  // task_groups holds the live ones; the root's is unused
+    CfsRqPelt& p = s.cfs[g.cfs_rq[cpu]].pelt;
+    g.load_avg -= p.tg_load_avg_contrib;
+    p.tg_load_avg_contrib = 0;
+  }
 }
 
 namespace {
@@ -449,6 +461,7 @@ void update_blocked_averages(Sched& s, CpuId cpu) {
 void blocked_averages_tick(Sched& s) {
   if (s.now < s.next_blocked) return;
   for (const CpuId c : s.rq.ids()) {
+    if (!cpu_active(s, c)) continue;  // an offline CPU balances nothing: its blocked load stays
     if (s.era.pelt_v4) pelt4::update_blocked_averages(s, c);
     else if (s.era.pelt_v3) pelt3::update_blocked_averages(s, c);
     else update_blocked_averages(s, c);

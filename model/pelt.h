@@ -38,6 +38,9 @@ void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq);
 // update_tg_load_avg: tg->load_avg follows the cfs_rq's load_avg past the
 // 1/64 threshold (v4.4 and v5.15; the root skipped under root_tg_load_avg_skip).
 void update_tg_load_avg(Sched& s, CfsRqId cq);
+// clear_tg_offline_cfs_rqs (tg_load_offline_clear): each group's
+// tg_load_avg_contrib on cpu out of its tg->load_avg (rq_offline_fair).
+void clear_tg_offline_cfs_rqs(Sched& s, CpuId cpu);
 
 // Fork, exit, migration and group moves.
 void init_entity_runnable_average(Sched& s, EntityId se);

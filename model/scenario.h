@@ -22,14 +22,16 @@ struct SourceLoc {
   unsigned col = 0;
 };
 
-// CPU n = (socket * cores + core) * threads + thread. NUMA node k holds
-// sockets [k * sockets / nodes, (k + 1) * sockets / nodes). docs/scenario-format.md,
-// "Topology"; model/topology.h builds the sched domains from it.
+// CPU n = (socket * cores + core) * threads + thread. NUMA node k holds CPUs
+// [k * n / nodes, (k + 1) * n / nodes): a run of whole sockets, or (more
+// nodes than sockets: sub-NUMA clustering, AMD's multi-die packages) an equal
+// part of one socket's cores. docs/scenario-format.md, "Topology";
+// model/topology.h builds the sched domains from it.
 struct Topology {
   unsigned sockets = 1;
   unsigned cores = 1;    // per socket
   unsigned threads = 1;  // per core
-  unsigned nodes = 0;    // NUMA nodes, dividing sockets; 0: not given, one per socket
+  unsigned nodes = 0;    // NUMA nodes, dividing sockets or their multiple; 0: not given, one per socket
   // node_distance(a, b) at [a * nr_nodes() + b]; empty: not given, 10 local and 20 remote.
   std::vector<unsigned> distance = {};
   // arch_scale_cpu_capacity per CPU, 0 where not given (the era's default);
@@ -40,7 +42,9 @@ struct Topology {
   std::vector<unsigned> priority = {};
   unsigned nr_cpus() const { return sockets * cores * threads; }
   unsigned nr_nodes() const { return nodes ? nodes : sockets; }
-  unsigned cpu_node(unsigned cpu) const { return cpu / (cores * threads) / (sockets / nr_nodes()); }
+  unsigned cpu_node(unsigned cpu) const { return cpu / (nr_cpus() / nr_nodes()); }
+  // Some socket holds more than one node (x86's x86_has_numa_in_package).
+  bool numa_in_package() const { return nr_nodes() > sockets; }
   // LOCAL_DISTANCE and REMOTE_DISTANCE (include/linux/topology.h) when no table is given.
   unsigned node_distance(unsigned a, unsigned b) const {
     return distance.empty() ? (a == b ? 10 : 20) : distance[a * nr_nodes() + b];
@@ -128,10 +132,12 @@ struct DestroyGroup { std::string group; bool operator==(const DestroyGroup&) co
 struct Setsid { std::string task; bool operator==(const Setsid&) const = default; };
 // `autogroup nice TASK N`: a write to /proc/PID/autogroup (proc_sched_autogroup_set_nice).
 struct AutogroupNice { std::string task; int nice = 0; bool operator==(const AutogroupNice&) const = default; };
+// `cpu offline N` / `cpu online N`: a write to /sys/devices/system/cpu/cpuN/online (model/hotplug.h).
+struct SetCpuOnline { unsigned cpu = 0; bool online = true; bool operator==(const SetCpuOnline&) const = default; };
 }  // namespace op
 // New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
-                        op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice>;
+                        op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline>;
 
 struct TimedOp {
   Nanos at = 0;

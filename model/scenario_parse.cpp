@@ -424,6 +424,14 @@ class Parser {
       expect_args(4, 2, "at <time> autogroup nice TASK N");
       std::string t = task_arg(4);
       p.op.op = op::AutogroupNice{std::move(t), nice_value(toks_[5].text, toks_[5].col)};
+    } else if (o == "cpu") {
+      expect_some(3, "at <time> cpu offline|online N");
+      if (toks_[3].text != "offline" && toks_[3].text != "online")
+        fail(toks_[3].col, "unknown cpu op " + quote(toks_[3].text) + " (expected offline or online)");
+      expect_args(4, 1, "at <time> cpu " + std::string(toks_[3].text) + " N");
+      const auto cpu = static_cast<unsigned>(number(toks_[4].text, toks_[4].col, "CPU", 0, kMaxCpus - 1));
+      cpu_uses_.push_back({here(toks_[4].col), cpu});
+      p.op.op = op::SetCpuOnline{cpu, toks_[3].text == "online"};
     } else if (o == "advance") {
       expect_args(3, 1, "at <time> advance <duration>");
       p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
@@ -431,7 +439,7 @@ class Parser {
     } else {
       fail(opt.col, "unknown op " + quote(o) +
                         " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance, "
-                        "cgroup, setsid, autogroup)");
+                        "cgroup, setsid, autogroup, cpu)");
     }
     pending_.push_back(std::move(p));
   }

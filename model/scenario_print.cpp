@@ -44,6 +44,10 @@ std::string shares_text(const GroupSpec& g) {
   return g.weight ? "weight=" + std::to_string(*g.weight) : "shares=" + std::to_string(g.shares);
 }
 
+std::string cpu_op_text(const op::SetCpuOnline& o) {
+  return std::string(o.online ? "cpu online " : "cpu offline ") + std::to_string(o.cpu);
+}
+
 std::string op_text(const Op& op) {
   return std::visit(
       [](const auto& o) -> std::string {
@@ -65,6 +69,7 @@ std::string op_text(const Op& op) {
         else if constexpr (std::is_same_v<T, op::Setsid>) return "setsid " + o.task;
         else if constexpr (std::is_same_v<T, op::AutogroupNice>)
           return "autogroup nice " + o.task + " " + std::to_string(o.nice);
+        else if constexpr (std::is_same_v<T, op::SetCpuOnline>) return cpu_op_text(o);
         else static_assert(!sizeof(T), "print_scenario: a new Op needs a scenario-file form (model/scenario_print.cpp)");
       },
       op);
@@ -127,6 +132,7 @@ std::string describe(const Op& op) {
                         [](const op::DestroyGroup& o) { return "cgroup destroy " + o.group; },
                         [](const op::Setsid& o) { return "setsid " + o.task; },
                         [](const op::AutogroupNice& o) { return "autogroup nice " + o.task + " " + std::to_string(o.nice); },
+                        [](const op::SetCpuOnline& o) { return cpu_op_text(o); },
                     },
                     op);
 }

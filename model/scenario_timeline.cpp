@@ -65,7 +65,7 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
               fail_at(p.group, "group " + quote(o.group) + " has a child group " + quote(c->first) + at_text +
                                    " (line " + std::to_string(c->second.line) + "); destroy it first");
             groups.erase(o.group);
-          } else if constexpr (!std::is_same_v<T, op::Advance>) {
+          } else if constexpr (!std::is_same_v<T, op::Advance> && !std::is_same_v<T, op::SetCpuOnline>) {
             need_task(o.task, p.task);
           }
         },

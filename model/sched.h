@@ -255,7 +255,8 @@ struct Rq {
   bool tick_armed = false;
   uint32_t stop_gen = 0;  // invalidates the pending end-of-burst event
   Nanos since = 0;        // when curr started
-  Nanos idle_ns = 0, busy_ns = 0;
+  Nanos idle_ns = 0, busy_ns = 0;      // idle_ns counts offline time too
+  Nanos offline_ns = 0, offline_since = 0;  // hotplug: time offline before the last online, the last offline
   // The idle-time estimate (v5.15 struct rq): avg_idle, the running average of
   // the idle stretches a wakeup ends (ttwu_do_wakeup), capped at twice
   // max_idle_balance_cost; idle_stamp, when newidle balance found the CPU idle
@@ -306,6 +307,10 @@ struct Counters {
   // a queued task; those whose group was already the task's (seed 001's case);
   // those that returned early for it (move_task_skip_same_group).
   uint64_t move_task_calls = 0, move_task_requeues = 0, move_task_same_group = 0, move_task_skips = 0;
+  // CPU hotplug (model/hotplug.h): the tasks moved off a CPU going offline
+  // (counted in migrations too), and the tasks whose affinity the cpuset
+  // fallback widened ("no longer affine to cpuN").
+  uint64_t hotplug_migrations = 0, affinity_broken = 0;
 };
 
 // Everything the kernel functions read and write: the per-CPU runqueues, the
@@ -320,6 +325,7 @@ struct Sched {
   CpuMask need_resched_cpus;     // the runqueues whose need_resched is set
   CpuMask touched_cpus;          // the runqueues changed since the last invariant check (touch())
   CpuMask idle_curr_cpus;        // the runqueues whose curr is the idle task (set_rq_curr)
+  CpuMask active;                // cpu_active_mask (and cpu_online_mask): every CPU but those hotplug took offline
   uint64_t seq = 0;           // timeline insertion counter (entity_before's tie-break)
   Nanos next_blocked = 0;     // when the blocked averages are next updated (model/pelt.h)
   SchedSink* sink = nullptr;  // told of every event (model/sink.h); none: nothing is told
@@ -343,7 +349,8 @@ struct Sched {
   // task groups' per-CPU arrays for the next ones (new_task_group).
   void clear() {
     features = {}, era = {}, res = {}, tun = {};
-    now = 0, need_resched_cpus = {}, touched_cpus = {}, idle_curr_cpus = {}, seq = 0, next_blocked = 0, sink = nullptr;
+    now = 0, need_resched_cpus = {}, touched_cpus = {}, idle_curr_cpus = {}, active = {}, seq = 0, next_blocked = 0;
+    sink = nullptr;
     lb.clear();
     for (TaskGroup& g : tg) spare_tg.push_back(std::move(g));
     se.clear(), cfs.clear(), tg.clear(), tasks.clear(), rq.clear();
@@ -391,6 +398,13 @@ inline void resched_curr(Sched& s, CpuId cpu) {
 inline void touch(Sched& s, CpuId cpu) { s.touched_cpus[cpu.index()] = true; }
 inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
+// cpumask_first: the lowest CPU of m; none when m is empty.
+inline CpuId cpumask_first(const CpuMask& m) { return m.any() ? CpuId(static_cast<int>(m._Find_first())) : CpuId{}; }
+// cpu_active(cpu): hotplug has not taken it offline.
+inline bool cpu_active(const Sched& s, CpuId cpu) { return s.active[cpu.index()]; }
+// is_cpu_allowed (kernel/sched/core.c v5.15; v4.4's select_task_rq tests
+// cpu_online too): the task may run on cpu, and cpu is active.
+inline bool cpu_usable(const Sched& s, const Task& t, CpuId cpu) { return cpu_allowed(t, cpu) && cpu_active(s, cpu); }
 // jiffies at the simulated clock (the model boots at jiffy 0).
 inline uint64_t jiffies(const Sched& s) { return s.now / s.tun.tick_ns(); }
 // The PELT clocks start here, 4096 PELT periods (4.3 s), so that they are

@@ -40,8 +40,6 @@ Nanos idle_stamp_of(const Sched& s, CpuId cpu) {
 
 bool sched_smt_active(const Sched& s) { return s.topo.smt_active; }
 
-CpuId first_cpu(const CpuMask& m) { return m.any() ? CpuId(static_cast<int>(m._Find_first())) : CpuId{}; }
-
 CpuId first_allowed(const Sched& s, const Task& t) {
   for (const CpuId c : s.rq.ids())
     if (cpu_allowed(t, c)) return c;
@@ -133,7 +131,7 @@ bool intersects_allowed(const Task& t, const CpuMask& span) { return t.allowed.n
 
 // find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL).
 CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId this_cpu) {
-  if (g.span.count() == 1) return first_cpu(g.span);
+  if (g.span.count() == 1) return cpumask_first(g.span);
   uint64_t min_load = ULONG_MAX;
   Nanos latest_idle_timestamp = 0;
   CpuId least_loaded_cpu = this_cpu, shallowest_idle_cpu;
@@ -446,17 +444,25 @@ unsigned nr_cpus_allowed(const Sched& s, const Task& t) {
   return t.allowed.none() ? s.nr_cpus() : static_cast<unsigned>(t.allowed.count());
 }
 
-CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t) {
+CpuId select_fallback_rq(Sched& s, CpuId cpu, TaskId task) {
+  Task& t = s.tasks[task];
   for (const CpuId c : s.rq.ids())
-    if (s.topo.node_mask[cpu].test(c.index()) && cpu_allowed(t, c)) return c;
-  return first_allowed(s, t);
+    if (s.topo.node_mask[cpu].test(c.index()) && cpu_usable(s, t, c)) return c;
+  for (const CpuId c : s.rq.ids())
+    if (cpu_usable(s, t, c)) return c;
+  // No allowed CPU is active: cpuset_cpus_allowed_fallback ("process N
+  // (comm) no longer affine to cpuM"): v5.15 (cgroup v1) every possible CPU,
+  // v3.10 and v4.4 the root cpuset's CPUs, the active ones.
+  t.allowed = s.topo.era == TopologyEra::v5_15 ? CpuMask{} : s.active;
+  s.counters.affinity_broken++;
+  return cpumask_first(s.active);
 }
 
 CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind) {
   const Task& t = s.tasks[task];
   CpuId cpu = nr_cpus_allowed(s, t) > 1 ? select_task_rq_fair(s, task, t.cpu, this_cpu, kind)
                                         : first_allowed(s, t);  // cpumask_any
-  if (!cpu_allowed(t, cpu)) cpu = select_fallback_rq(s, t.cpu, t);
+  if (!cpu_usable(s, t, cpu)) cpu = select_fallback_rq(s, t.cpu, task);
   return cpu;
 }
 

@@ -21,8 +21,10 @@ CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu,
 // p->nr_cpus_allowed: cpumask_weight(p->cpus_ptr) over the machine (an empty
 // mask is every CPU; a task's mask names only the machine's CPUs).
 unsigned nr_cpus_allowed(const Sched& s, const Task& t);
-// select_fallback_rq (kernel/sched/core.c v5.15): the first allowed CPU of cpu's node, else the first allowed.
-CpuId select_fallback_rq(const Sched& s, CpuId cpu, const Task& t);
+// select_fallback_rq (kernel/sched/core.c v4.4, v5.15): the first allowed
+// active CPU of cpu's node, else the first allowed active one; with none,
+// the task's affinity becomes every active CPU (the cpuset fallback).
+CpuId select_fallback_rq(Sched& s, CpuId cpu, TaskId task);
 
 // wake_affine (kernel/sched/fair.c v5.15): WA_IDLE then WA_WEIGHT; sd is this_cpu's domain at index level.
 CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu);

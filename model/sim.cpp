@@ -78,6 +78,10 @@ void Sim::reset(const Scenario& sc) {
   s_.tun = normalized.for_cpus(n);
   for (const Setting& st : sc_.settings)
     if (std::string e = s_.tun.write(st, s_.era.sysctl_recomputes_nr_latency); !e.empty()) last_error_ = std::move(e);
+  // update_sysctl's input at a CPU hotplug: v3.10's and v4.4's sysctl writes
+  // set normalized_sysctl_* too (sched_proc_update_handler), v5.13+'s
+  // debugfs writes do not, so a hotplug undoes them.
+  normalized_ = s_.era.sysctl_recomputes_nr_latency ? s_.tun.normalized_by(n) : normalized;
 
   s_.se.reserve(64 + sc_.tasks.size() + sc_.groups.size() * n);
   s_.tasks.reserve(sc_.tasks.size() + 16);
@@ -104,7 +108,8 @@ void Sim::reset(const Scenario& sc) {
 Sim::~Sim() = default;
 
 // s_.topo for sc_.topology in era te: the one there, one set aside by an
-// earlier reset, or a new build (the one it replaces set aside).
+// earlier reset, or a new build (the one it replaces set aside, unless a CPU
+// hotplug rebuilt it: topo_for_ is empty then).
 void Sim::use_topology(TopologyEra te, bool own_group_first) {
   const auto built_for = [&](const Topology& spec, const SchedTopology& st) {
     return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first;
@@ -112,9 +117,15 @@ void Sim::use_topology(TopologyEra te, bool own_group_first) {
   if (topo_for_ && built_for(*topo_for_, s_.topo)) return;
   const auto kept = std::find_if(topologies_kept_.begin(), topologies_kept_.end(),
                                  [&](const BuiltTopology& b) { return built_for(b.spec, b.topo); });
-  if (kept != topologies_kept_.end()) {  // kept ones exist only once one was built
+  if (kept != topologies_kept_.end() && topo_for_) {
     std::swap(kept->spec, *topo_for_);
     std::swap(kept->topo, s_.topo);
+    return;
+  }
+  if (kept != topologies_kept_.end()) {  // s_.topo was rebuilt by a hotplug: not kept
+    topo_for_ = std::move(kept->spec);
+    s_.topo = std::move(kept->topo);
+    topologies_kept_.erase(kept);
     return;
   }
   if (topo_for_ && topo_for_->nr_cpus() <= kKeptCpus) {
@@ -146,6 +157,7 @@ GroupId Sim::group_index(std::string_view path) const {
 Nanos Sim::cpu_time(TaskId task) const { return cpu_time_at(s_, task, s_.now); }
 Nanos Sim::wait_ns(TaskId task) const { return wait_at(s_, task, s_.now); }
 Nanos Sim::idle_ns(CpuId cpu) const { return idle_at(s_, cpu, s_.now); }
+Nanos Sim::offline_ns(CpuId cpu) const { return offline_at(s_, cpu, s_.now); }
 Nanos Sim::busy_ns(CpuId cpu) const { return busy_at(s_, cpu, s_.now); }
 
 const Trace& Sim::trace() const {

@@ -144,8 +144,9 @@ class Sim {
   Nanos wait_ns(TaskId task) const;
   // The recorded stretches plus the ones still running at now() (record_trace).
   std::vector<Stretch> stretches_until_now() const;
-  // Idle and busy ns of a CPU up to now().
+  // Idle (online), offline (CPU hotplug) and busy ns of a CPU up to now().
   Nanos idle_ns(CpuId cpu) const;
+  Nanos offline_ns(CpuId cpu) const;
   Nanos busy_ns(CpuId cpu) const;
   const InvariantChecker* checker() const { return checker_.get(); }
   // Runs the checker now on everything (whatever check_every says); false on
@@ -221,6 +222,8 @@ class Sim {
   std::vector<BuiltTopology> topologies_kept_;
   std::size_t next_replaced_ = 0;  // the kept one a new build replaces when all are in use
   void use_topology(TopologyEra te, bool own_group_first);
+  void set_cpu_online(CpuId cpu, bool online);  // `cpu offline|online N` (sim_ops.cpp)
+  Tunables normalized_;  // normalized_sysctl_*: what update_sysctl scales at a CPU hotplug
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)
   bool in_setup_ = false;
   RunEnd run_end_ = RunEnd::finished;

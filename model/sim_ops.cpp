@@ -7,9 +7,11 @@
 #include <variant>
 
 #include "arith/weights.h"
+#include "balance.h"
 #include "cgroup.h"
 #include "core.h"
 #include "fair.h"
+#include "hotplug.h"
 #include "limits.h"
 #include "overloaded.h"
 #include "scenario_parser.h"
@@ -59,6 +61,14 @@ struct Sim::OpHandler {
     if (!g) *r = sim.reject("no group '" + path + "'");
     return g;
   }
+  // Why an affinity (as written, and within the machine) is refused: no CPU
+  // of the machine, or none active (__set_cpus_allowed_ptr's EINVAL).
+  std::string affinity_refusal(const CpuMask& written, const CpuMask& allowed) const {
+    if (written.none()) return {};
+    if (allowed.none()) return "no allowed CPU exists";
+    if ((allowed & s.active).none()) return "no allowed CPU is online (EINVAL)";
+    return {};
+  }
   // A task acts only while it runs, after the ops that waited for it to run:
   // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
   static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
@@ -86,7 +96,7 @@ struct Sim::OpHandler {
                                       spec.behaviour);
     if (zero_loop) return sim.reject("a 0 run with a 0 sleep never lets time pass");
     const CpuMask allowed = trim_to(spec.cpus, s.nr_cpus());
-    if (spec.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
+    if (std::string why = affinity_refusal(spec.cpus, allowed); !why.empty()) return sim.reject(std::move(why));
     if (parent && !acts_now(s.tasks[parent])) {  // it forks when it next runs
       s.tasks[parent].deferred.push_back(o);
       return applied;
@@ -150,7 +160,7 @@ struct Sim::OpHandler {
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
     const CpuMask allowed = trim_to(o.cpus, s.nr_cpus());
-    if (o.cpus.any() && allowed.none()) return sim.reject("no allowed CPU exists");
+    if (std::string why = affinity_refusal(o.cpus, allowed); !why.empty()) return sim.reject(std::move(why));
     set_cpus_allowed_ptr(s, t, allowed);
     return applied;
   }
@@ -229,11 +239,40 @@ struct Sim::OpHandler {
       return sim.reject("task '" + o.task + "' has no autogroup of its own (EINVAL)");
     return applied;
   }
+  // A write to /sys/devices/system/cpu/cpuN/online: cpu_down refuses the
+  // last online CPU (EBUSY); a CPU already in the state asked is left alone.
+  R operator()(const op::SetCpuOnline& o) {
+    if (o.cpu >= s.nr_cpus()) return sim.reject("no cpu" + std::to_string(o.cpu) + " in a machine of " + std::to_string(s.nr_cpus()) + " CPUs");
+    const CpuId cpu(static_cast<int>(o.cpu));
+    if (cpu_active(s, cpu) == o.online) return applied;
+    if (!o.online && s.active.count() == 1) return sim.reject("cpu" + std::to_string(o.cpu) + " is the last one online (EBUSY)");
+    sim.set_cpu_online(cpu, o.online);
+    return applied;
+  }
   R operator()(const op::Advance& o) {
     sim.run_until(o.by > UINT64_MAX - s.now ? UINT64_MAX : s.now + o.by);
     return applied;
   }
 };
+
+// cpu_down's and cpu_up's scheduler steps (model/hotplug.h): the active mask,
+// the domains rebuilt over the active CPUs (cpuset's partition_sched_domains)
+// with their balancing fields, then a dying CPU's tasks moved away.
+void Sim::set_cpu_online(CpuId cpu, bool online) {
+  set_cpu_active(s_, cpu, online);
+  // An online runs x86's set_cpu_sibling_map, which under the feature sets
+  // the numa-in-package table again: no NUMA level from now on.
+  const bool numa_levels = s_.topo.numa_levels && !(online && s_.features[Feature::online_drops_numa_levels]);
+  s_.topo = build_sched_topology(sc_.topology, s_.topo.era, s_.topo.own_group_first, s_.active, numa_levels);
+  topo_for_.reset();  // not the boot domains: a reset builds those again
+  init_domains_balance(s_);
+  // The rebuild's rq_attach_root puts every rq online again: rq_online_fair's
+  // update_sysctl. v3.10 and v4.4 rebuild at CPU_DOWN_PREPARE, the dying CPU
+  // still online, so counted; v5.15 in cpuset's hotplug work, once it is gone.
+  const bool dying_counted = !online && s_.topo.era != TopologyEra::v5_15;
+  s_.tun.update_sysctl(normalized_, static_cast<unsigned>(s_.active.count()) + (dying_counted ? 1 : 0));
+  if (!online) migrate_tasks(s_, cpu);
+}
 
 ApplyResult Sim::apply(const Op& op, SourceLoc loc) {
   applying_ = &op;

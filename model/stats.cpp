@@ -27,7 +27,12 @@ Nanos wait_at(const Sched& s, TaskId task, Nanos at) {
 
 Nanos idle_at(const Sched& s, CpuId cpu, Nanos at) {
   const Rq& r = s.rq[cpu];
-  return r.idle_ns + (r.curr == kIdle ? at - r.since : 0);
+  return r.idle_ns + (r.curr == kIdle ? at - r.since : 0) - offline_at(s, cpu, at);
+}
+
+Nanos offline_at(const Sched& s, CpuId cpu, Nanos at) {
+  const Rq& r = s.rq[cpu];
+  return r.offline_ns + (cpu_active(s, cpu) ? 0 : at - r.offline_since);
 }
 
 Nanos busy_at(const Sched& s, CpuId cpu, Nanos at) {

@@ -16,12 +16,13 @@
 namespace cfsv {
 
 // A task's CPU time (sum_exec_runtime brought up to `at`), its time runnable
-// but not running, and a CPU's busy and idle time, at a time `at` no earlier
-// than the last event (nothing happened in between).
+// but not running, and a CPU's busy, idle (online) and offline time, at a
+// time `at` no earlier than the last event (nothing happened in between).
 Nanos cpu_time_at(const Sched& s, TaskId task, Nanos at);
 Nanos wait_at(const Sched& s, TaskId task, Nanos at);
 Nanos busy_at(const Sched& s, CpuId cpu, Nanos at);
 Nanos idle_at(const Sched& s, CpuId cpu, Nanos at);
+Nanos offline_at(const Sched& s, CpuId cpu, Nanos at);
 
 // Stretch lengths: exact counts for the first kKept distinct lengths seen;
 // stretches of any other length are only counted (other()).

@@ -48,6 +48,7 @@ struct Era {
   bool asym_cpucapacity;        // sd_init: asym_cpu_capacity_classify (v5.15)
   bool smt_capacity;            // arch_scale_cpu_capacity: smt_gain / span_weight on SMT (v3.10, v4.4)
   bool itmt;                    // x86 ITMT (v4.10+): with priorities, SMT and MC get SD_ASYM_PACKING
+  bool numa_in_package;         // x86 (v3.16+): a socket holding several nodes gets SMT and MC only, no DIE
 };
 
 constexpr SdFlags kOld = SdFlags{F::LOAD_BALANCE, F::BALANCE_NEWIDLE, F::BALANCE_EXEC, F::BALANCE_FORK,
@@ -96,7 +97,7 @@ constexpr std::array<Era, 3> kEras = {{
          {},
          {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kSerialize},
      }},
-     kFlags310, kDegen310, kDegen310, true, false, false, false, true, false},
+     kFlags310, kDegen310, kDegen310, true, false, false, false, true, false, false},
     {{{
          {"SMT", true, 0, 32, 110, 0, 0, 0, 0, 0, 0, 1178, kOld | kSmt | kPrefer},
          {"MC", true, 0, 32, 117, 1, 2, 0, 0, 0, 0, 0, kOld | kPkg},
@@ -104,7 +105,7 @@ constexpr std::array<Era, 3> kEras = {{
          {},
          {"NUMA", true, 0, 32, 125, 2, 3, 2, 0, 0, 0, 0, kOld | kNuma | kSerialize},
      }},
-     kFlags44, kDegen44, kDegen44 | kPrefer, true, true, false, false, true, false},
+     kFlags44, kDegen44, kDegen44 | kPrefer, true, true, false, false, true, false, true},
     {{{
          {"SMT", true, 0, 16, 110, 0, 0, 0, 0, 0, 0, 0, kNew | kSmt},
          {"MC", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew | kPkg},
@@ -112,7 +113,7 @@ constexpr std::array<Era, 3> kEras = {{
          {"NODE", true, 0, 16, 117, 1, 0, 0, 0, 0, 0, 0, kNew},
          {"NUMA", true, 0, 16, 117, 2, 0, 0, 0, 0, 0, 0, (kNew & ~kPrefer) | kNuma | kSerialize},
      }},
-     kFlags515, kAllButWakeAffine, kAllButWakeAffine, false, true, true, true, false, true},
+     kFlags515, kAllButWakeAffine, kAllButWakeAffine, false, true, true, true, false, true, true},
 }};
 
 const Era& era_of(TopologyEra e) { return kEras[static_cast<std::size_t>(e)]; }
@@ -137,8 +138,9 @@ struct Tl {
 
 class Builder {
  public:
-  Builder(const Topology& t, TopologyEra e, bool own_first)
-      : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()) {}
+  Builder(const Topology& t, TopologyEra e, bool own_first, const CpuMask& cpu_map, bool numa_levels)
+      : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()),
+        map_(cpu_map.any() ? cpu_map : ~CpuMask{} >> (kMaxCpus - n_)), numa_levels_(numa_levels) {}
 
   SchedTopology build() {
     SchedTopology st;
@@ -146,7 +148,8 @@ class Builder {
     init_numa();
     st.numa_distances = numa_distances_;
     built_.resize(n_);
-    for (CpuId c : built_.ids()) build_domains(c);
+    for (CpuId c : built_.ids())
+      if (map_[c.index()]) build_domains(c);
     for (CpuId c : built_.ids())
       for (std::size_t l = 0; l < built_[c].size(); ++l)
         built_[c][l].groups = built_[c][l].flags.has(F::OVERLAP) ? overlap_groups(c, l) : groups(c, l);
@@ -169,8 +172,9 @@ class Builder {
     }
     for (CpuId c : built_.ids()) {
       for (const SchedDomain& sd : built_[c]) st.asym_cpucap_active |= sd.flags.has(F::ASYM_CPUCAPACITY);
-      st.max_cpu_capacity = std::max(st.max_cpu_capacity, st.cpu_capacity[c]);
+      if (map_[c.index()]) st.max_cpu_capacity = std::max(st.max_cpu_capacity, st.cpu_capacity[c]);
     }
+    st.cpu_map = map_;
     update_top_cache_domain(st);
     return st;
   }
@@ -233,20 +237,28 @@ class Builder {
           numa_distances_.push_back(d);
       }
     std::sort(numa_distances_.begin(), numa_distances_.end());
-    tl_ = {{Level::smt}, {Level::mc}, {Level::die}};
+    // x86's set_sched_topology: x86_numa_in_package_topology (numa_inside_package_topology in v4.4).
+    const bool in_package = era_.numa_in_package && t_.numa_in_package();
+    tl_ = {{Level::smt}, {Level::mc}};
+    if (!in_package) tl_.push_back({Level::die});
+    // sched_init_numa appends its levels to that table; v4.4's x86 sets the
+    // table again at every CPU online, and a rebuild after one has none.
+    if (in_package && !numa_levels_) return;
     for (unsigned j = 0; j < numa_distances_.size(); ++j)
       tl_.push_back({era_.node_level && j == 0 ? Level::node : Level::numa, j});
   }
 
-  // tl->mask(cpu): cpu_smt_mask, cpu_coregroup_mask (the socket: its LLC),
-  // cpu_cpu_mask (the node), sd_numa_mask.
+  // tl->mask(cpu): cpu_smt_mask, cpu_coregroup_mask (the LLC: the socket's,
+  // or its node's part of it when a socket holds several nodes, each die
+  // with its own L3), cpu_cpu_mask (the node), sd_numa_mask.
   CpuMask mask(const Tl& tl, unsigned cpu) const {
     CpuMask m;
     const unsigned per_socket = t_.cores * t_.threads;
     for (unsigned i = 0; i < n_; ++i) {
+      if (!map_[i]) continue;  // the span is within the CPU map (cpumask_and with cpu_map)
       switch (tl.level) {
         case Level::smt: m[i] = i / t_.threads == cpu / t_.threads; break;
-        case Level::mc: m[i] = i / per_socket == cpu / per_socket; break;
+        case Level::mc: m[i] = i / per_socket == cpu / per_socket && t_.cpu_node(i) == t_.cpu_node(cpu); break;
         case Level::die: m[i] = t_.cpu_node(i) == t_.cpu_node(cpu); break;
         case Level::node:
         case Level::numa:
@@ -314,7 +326,7 @@ class Builder {
       if (tl.level == Level::numa) sd.flags |= SdFlags{F::OVERLAP};  // SDTL_OVERLAP
       sd.span_weight = weight(sd.span);
       sds.push_back(std::move(sd));
-      if (sds.back().span_weight == n_) break;
+      if (sds.back().span_weight == weight(map_)) break;
     }
   }
 
@@ -418,6 +430,7 @@ class Builder {
   // arch_scale_smt_power), without RT or IRQ time taken off.
   unsigned cpu_capacity(CpuId cpu) const {
     const unsigned i = static_cast<unsigned>(cpu.v);
+    if (built_[cpu].empty()) return arch_capacity(i);  // outside the CPU map: no domain
     const SchedDomain& bottom = built_[cpu].front();
     if (!given_capacity(i) && era_.smt_capacity && bottom.flags.has(F::SHARE_CPUCAPACITY) && bottom.span_weight > 1)
       return bottom.smt_gain / bottom.span_weight;
@@ -463,6 +476,8 @@ class Builder {
   bool own_first_;  // the paper's fix: each CPU's own overlapping group built first (era 1; v5.15 does anyway)
   const Era& era_;
   unsigned n_;
+  CpuMask map_;  // the CPUs built over (build_sched_domains' cpu_map: the active ones)
+  bool numa_levels_;  // false: v4.4's x86 table set again after boot (no NUMA level on a numa-in-package machine)
   std::vector<unsigned> numa_distances_;
   std::vector<Tl> tl_;
   IdVec<CpuId, std::vector<SchedDomain>> built_;
@@ -491,8 +506,10 @@ unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
   return v;
 }
 
-SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first) {
-  SchedTopology st = Builder(t, era, own_group_first).build();
+SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first, const CpuMask& cpu_map,
+                                   bool numa_levels) {
+  SchedTopology st = Builder(t, era, own_group_first, cpu_map, numa_levels).build();
+  st.numa_levels = numa_levels;
   st.own_group_first = own_group_first;
   return st;
 }

@@ -87,6 +87,8 @@ struct SchedDomain {
 
 struct SchedTopology {
   TopologyEra era = TopologyEra::v5_15;
+  CpuMask cpu_map;               // the CPUs built over (the active ones); the others have no domain
+  bool numa_levels = true;       // as built for: false after v4.4's x86 topology reset (online_drops_numa_levels)
   bool own_group_first = false;  // as built for: wasted_cores_group_construction (era 1; v5.15 does anyway)
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
@@ -120,12 +122,17 @@ inline bool sched_asym_prefer(const SchedTopology& st, CpuId a, CpuId b) {
   return st.asym_priority[a] > st.asym_priority[b];
 }
 
-// build_sched_domains over every CPU of the topology, then cpu_attach_domain
-// (degenerate domains removed) for each.
+// build_sched_domains over cpu_map (empty: every CPU of the topology; CPU
+// hotplug passes the active ones), then cpu_attach_domain (degenerate domains
+// removed) for each; a CPU outside cpu_map has no domain (the NULL domain).
+// numa_levels false: the topology table without the levels sched_init_numa
+// added, as v4.4's x86 leaves it on a machine whose sockets hold several
+// nodes once a CPU has come online after boot (online_drops_numa_levels).
 // own_group_first: era 1 builds each CPU's own overlapping group first, then
 // from CPU 0 (the feature wasted_cores_group_construction); v5.15 builds it
 // first anyway.
-SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false);
+SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false,
+                                   const CpuMask& cpu_map = {}, bool numa_levels = true);
 
 // The era's names of the flags in s, in bit order.
 std::vector<std::string_view> sd_flag_names(TopologyEra e, const SdFlags& s);

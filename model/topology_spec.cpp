@@ -61,10 +61,14 @@ class TopologyArgs {
     const uint64_t cpus = uint64_t(t_.sockets) * t_.cores * t_.threads;
     if (cpus > kMaxCpus)
       fail(toks[0].col, "topology has " + std::to_string(cpus) + " CPUs; at most " + std::to_string(kMaxCpus));
-    if (nodes && (t_.nodes > t_.sockets || t_.sockets % t_.nodes))
-      fail(nodes->value_col, "nodes=" + std::to_string(t_.nodes) + " does not divide sockets=" +
-                                 std::to_string(t_.sockets) +
-                                 ": a NUMA node is a run of whole sockets (nodes inside a socket are not modelled)");
+    const auto splits = [&](unsigned n) {  // whole sockets, or an equal part of each socket's cores
+      return n <= t_.sockets ? t_.sockets % n == 0 : n % t_.sockets == 0 && t_.cores % (n / t_.sockets) == 0;
+    };
+    if (nodes && !splits(t_.nodes))
+      fail(nodes->value_col, "nodes=" + std::to_string(t_.nodes) + " splits neither sockets=" +
+                                 std::to_string(t_.sockets) + " nor their cores=" + std::to_string(t_.cores) +
+                                 ": a NUMA node is a run of whole sockets (nodes divides sockets) or an equal part of "
+                                 "each socket's cores (sockets divides nodes, nodes/sockets divides cores)");
     if (distance) parse_distance(*distance);
     if (capacity) parse_per_cpu(*capacity, "capacity", kCapacityScale, t_.capacity);
     if (priority) parse_per_cpu(*priority, "priority", kMaxAsymPriority, t_.priority);

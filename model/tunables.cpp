@@ -28,10 +28,23 @@ uint64_t Tunables::scaling_factor(unsigned online_cpus, TunableScaling s) {
 
 Tunables Tunables::for_cpus(unsigned online_cpus) const {
   Tunables t = *this;
+  t.update_sysctl(*this, online_cpus);
+  return t;
+}
+
+void Tunables::update_sysctl(const Tunables& normalized, unsigned online_cpus) {
+  const uint64_t f = scaling_factor(online_cpus, normalized.scaling);
+  latency_ns = f * normalized.latency_ns;
+  min_granularity_ns = f * normalized.min_granularity_ns;
+  wakeup_granularity_ns = f * normalized.wakeup_granularity_ns;
+}
+
+Tunables Tunables::normalized_by(unsigned online_cpus) const {
+  Tunables t = *this;
   const uint64_t f = scaling_factor(online_cpus, scaling);
-  t.latency_ns *= f;
-  t.min_granularity_ns *= f;
-  t.wakeup_granularity_ns *= f;
+  t.latency_ns /= f;
+  t.min_granularity_ns /= f;
+  t.wakeup_granularity_ns /= f;
   return t;
 }
 

@@ -34,6 +34,14 @@ struct Tunables {
   static uint64_t scaling_factor(unsigned online_cpus, TunableScaling s);
   // update_sysctl: this set of normalised values, scaled for online_cpus.
   Tunables for_cpus(unsigned online_cpus) const;
+  // update_sysctl after boot (rq_online_fair, rq_offline_fair: CPU hotplug):
+  // latency, min_granularity and wakeup_granularity become `normalized`'s
+  // scaled for online_cpus; the rest stays.
+  void update_sysctl(const Tunables& normalized, unsigned online_cpus);
+  // What sched_proc_update_handler leaves in normalized_sysctl_* after this
+  // set's sysctl writes at online_cpus (v3.10, v4.4): each value over the
+  // factor, rounded down. v5.13+'s debugfs writes leave them alone.
+  Tunables normalized_by(unsigned online_cpus) const;
   // sched_proc_update_handler: after a latency/min_granularity write,
   // sched_nr_latency = DIV_ROUND_UP(latency, min_granularity).
   void recompute_nr_latency();

@@ -448,7 +448,7 @@ rc::Gen<Scenario> any_scenario() {
     Nanos clock = 0;  // where the ops so far leave the simulation: no op before it
     for (std::size_t i = 0; i < times.size(); ++i) {
       times[i] = clock = std::max(times[i], clock);
-      const int kind = *rc::gen::inRange(0, tasks.empty() ? 3 : 15);
+      const int kind = *rc::gen::inRange(0, tasks.empty() ? 4 : 16);
       const std::string task = tasks.empty() ? "" : *rc::gen::elementOf(tasks);
       Op o;
       switch (kind) {
@@ -458,16 +458,17 @@ rc::Gen<Scenario> any_scenario() {
           break;
         }
         case 1: o = op::CreateGroup{new_group("c" + std::to_string(i))}; break;
+        case 3: o = op::SetCpuOnline{*rc::gen::inRange(0u, nr_cpus), *rc::gen::arbitrary<bool>()}; break;
         case 2: o = op::Advance{any_duration(0, kMaxScenarioTime - clock)}; break;
-        case 3: o = op::Exit{task}; break;
-        case 4: o = op::Sleep{task}; break;
-        case 5: o = op::Wake{task}; break;
-        case 6: o = op::SetNice{task, *rc::gen::inRange(-20, 20)}; break;
-        case 7: o = op::SetAffinity{task, any_cpus(nr_cpus)}; break;
-        case 8: o = op::MoveTask{task, *rc::gen::elementOf(groups)}; break;
-        case 9: o = op::Setsid{task}; break;
-        case 10: o = op::AutogroupNice{task, *rc::gen::inRange(-20, 20)}; break;
-        case 11: {  // the last group made has no child group; then it is gone
+        case 4: o = op::Exit{task}; break;
+        case 5: o = op::Sleep{task}; break;
+        case 6: o = op::Wake{task}; break;
+        case 7: o = op::SetNice{task, *rc::gen::inRange(-20, 20)}; break;
+        case 8: o = op::SetAffinity{task, any_cpus(nr_cpus)}; break;
+        case 9: o = op::MoveTask{task, *rc::gen::elementOf(groups)}; break;
+        case 10: o = op::Setsid{task}; break;
+        case 11: o = op::AutogroupNice{task, *rc::gen::inRange(-20, 20)}; break;
+        case 12: {  // the last group made has no child group; then it is gone
           if (groups.size() == 1) {
             o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
             break;

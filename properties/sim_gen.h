@@ -136,6 +136,7 @@ inline bool can_form(const Op& kind, const SimNames& m) {
                         [&](const op::DestroyGroup&) { return m.groups.size() > 1; },  // the last group is a leaf
                         [&](const op::Setsid&) { return tasks; },
                         [&](const op::AutogroupNice&) { return tasks; },
+                        [](const op::SetCpuOnline&) { return true; },
                     },
                     kind);
 }
@@ -173,6 +174,10 @@ inline rc::Gen<Op> gen_op_of(const Op& kind, const SimNames& m) {
                           },
                           [&](const op::Setsid&) -> Op { return op::Setsid{task()}; },
                           [&](const op::AutogroupNice&) -> Op { return op::AutogroupNice{task(), *properties::gen_nice()}; },
+                          [&](const op::SetCpuOnline&) -> Op {
+                            const auto cpu = static_cast<unsigned>(*properties::gen_uniform(0, m.nr_cpus - 1));
+                            return op::SetCpuOnline{cpu, *rc::gen::arbitrary<bool>()};
+                          },
                       },
                       kind);
   });

@@ -159,12 +159,14 @@ TEST(WastedCores, TheGroupConstructionFixSpreadsTheThreadsUnderV4_4) {
 RC_GTEST_PROP(WastedCores, NeverMoreThanTheIdleTimeAndNoneWhenEveryTaskIsPinnedOrOneCpu, ()) {
   Scenario sc = *simgen::gen_sim_scenario_with_ops(20);
   const bool pin = *rc::gen::arbitrary<bool>();
-  if (pin) {  // every task to one CPU, and no op that changes affinity
+  if (pin) {  // every task to one CPU, and no op that changes affinity (hotplug's fallback can)
     const auto pin_task = [&](TaskSpec& t) { t.cpus.reset(), t.cpus.set(t.name.size() % sc.topology.nr_cpus()); };
     for (TaskSpec& t : sc.tasks) pin_task(t);
     for (TimedOp& o : sc.ops)
       if (auto* sp = std::get_if<op::Spawn>(&o.op)) pin_task(sp->task);
-    std::erase_if(sc.ops, [](const TimedOp& o) { return std::holds_alternative<op::SetAffinity>(o.op); });
+    std::erase_if(sc.ops, [](const TimedOp& o) {
+      return std::holds_alternative<op::SetAffinity>(o.op) || std::holds_alternative<op::SetCpuOnline>(o.op);
+    });
   }
   WastedCores w;
   Sim sim(sc, SimOptions{.check_every = 0, .sink = &w});

@@ -82,8 +82,9 @@ TEST_P(TopologyErrors, NameTheColumn) {
 INSTANTIATE_TEST_SUITE_P(
     All, TopologyErrors,
     ::testing::Values(
-        TopologyError{"topology sockets=2 nodes=3", 26, "nodes=3 does not divide sockets=2"},
-        TopologyError{"topology sockets=4 nodes=3", 26, "a NUMA node is a run of whole sockets"},
+        TopologyError{"topology sockets=2 nodes=3", 26, "nodes=3 splits neither sockets=2 nor their cores=1"},
+        TopologyError{"topology sockets=4 nodes=3", 26, "a NUMA node is a run of whole sockets (nodes divides sockets)"},
+        TopologyError{"topology sockets=2 cores=3 nodes=4", 34, "or an equal part of each socket's cores"},
         TopologyError{"topology sockets=2 nodes=0", 26, "nodes '0' is out of range [1, 256]"},
         TopologyError{"topology sockets=2 distance=10,20", 29, "distance has 1 rows; 2 NUMA nodes need 2"},
         TopologyError{"topology sockets=2 distance=10,20;20", 35, "distance row 1 has 1 entries; expected 2"},

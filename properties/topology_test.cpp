@@ -186,6 +186,62 @@ TEST(TopologyGolden, NumaDiameterThree) {
             "    groups: 0-2 (cpu_capacity = 3072) 1-3 (cpu_capacity = 3072)\n");
 }
 
+// Two nodes in each socket (AMD's multi-die Opteron 6272 of the Wasted Cores
+// paper; sub-NUMA clustering): 2 sockets of 4 cores, nodes of 2 cores, 16
+// between the nodes of a socket, 22 across sockets. MC is the node's half of
+// the socket (each die its own L3). v4.4 and v5.15 take x86's numa-in-package
+// table (SMT, MC; no DIE), v3.10 the generic one, whose CPU level is the node
+// (cpu_cpu_mask), MC's span, kept for its SD_PREFER_SIBLING (v3.10's
+// sd_parent_degenerate counts it, as in TwoSocketSmtTwoNodesV310); sd->level
+// counts the levels built: SMT 0 (one CPU, removed), MC 1, then v3.10's CPU 2
+// and v5.15's NODE 2 (the node again, removed) before the NUMA levels of 16
+// and 22. The NUMA groups
+// are the child domains of the CPUs they start from: the two nodes of a
+// socket, then the two sockets. Without the NUMA levels (v4.4's table set
+// again after boot: online_drops_numa_levels) MC is all there is.
+TEST(TopologyGolden, TwoNodesInEachSocket) {
+  const Topology t = spec("sockets=2 cores=4 nodes=4 distance=10,16,22,22;16,10,22,22;22,22,10,16;22,22,16,10");
+  ASSERT_TRUE(t.numa_in_package());
+  const auto cpus = [](unsigned lo, unsigned hi) {
+    CpuMask m;
+    for (unsigned c = lo; c <= hi; ++c) m.set(c);
+    return m;
+  };
+  for (const TopologyEra era : {TopologyEra::v3_10, TopologyEra::v4_4, TopologyEra::v5_15}) {
+    const SchedTopology st = build_sched_topology(t, era);
+    std::vector<SchedDomain> sd = st.sd[CpuId(2)];
+    if (era == TopologyEra::v3_10) {
+      ASSERT_EQ(sd.size(), 4u);
+      EXPECT_EQ(sd[1].name, "CPU");
+      EXPECT_EQ(sd[1].span, cpus(2, 3));
+      sd.erase(sd.begin() + 1);
+    }
+    ASSERT_EQ(sd.size(), 3u) << to_string(era);
+    EXPECT_EQ(sd[0].name, "MC");
+    EXPECT_EQ(sd[0].span, cpus(2, 3));
+    EXPECT_EQ(sd[1].span, cpus(0, 3));
+    EXPECT_EQ(sd[2].span, cpus(0, 7));
+    EXPECT_EQ(sd[1].name, "NUMA");
+    EXPECT_EQ(sd[0].level, 1u);
+    EXPECT_EQ(sd[1].level, era == TopologyEra::v4_4 ? 2u : 3u) << to_string(era);
+    EXPECT_EQ(sd[2].level, sd[1].level + 1);
+    ASSERT_EQ(sd[1].groups.size(), 2u);
+    EXPECT_EQ(sd[1].groups[0].span, cpus(2, 3));  // the CPU's own group first
+    EXPECT_EQ(sd[1].groups[1].span, cpus(0, 1));
+    ASSERT_EQ(sd[2].groups.size(), 2u);
+    EXPECT_EQ(sd[2].groups[0].span, cpus(0, 3));
+    EXPECT_EQ(sd[2].groups[1].span, cpus(4, 7));
+    EXPECT_EQ(st.node_mask[CpuId(2)], cpus(2, 3));
+    const SchedTopology reset = build_sched_topology(t, era, false, {}, false);
+    if (era == TopologyEra::v3_10) {
+      EXPECT_EQ(sched_domain_debug(reset), sched_domain_debug(st));  // no such table in v3.10
+    } else {
+      ASSERT_EQ(reset.sd[CpuId(2)].size(), 1u) << to_string(era);  // MC, the top domain
+      EXPECT_EQ(reset.sd[CpuId(2)][0].span, cpus(2, 3));
+    }
+  }
+}
+
 // Two clusters of different capacity on one node (big.LITTLE): v5.15's
 // asym_cpu_capacity_classify marks DIE SD_ASYM_CPUCAPACITY(_FULL) and takes
 // SD_PREFER_SIBLING off MC; older eras only count the capacities.

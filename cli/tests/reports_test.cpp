@@ -355,8 +355,8 @@ TEST(Reports, TheSchemaCheckCanFail) {
   const std::string dir = temp_path(".schemas");
   using Edit = std::pair<std::string, std::string>;
   for (const auto& [from, to] :
-       {Edit{R"("required": ["cpu", "idle_ns", "busy_ns", "forks_placed", "stretches"],)",
-             R"("required": ["cpu", "idle_ns", "busy_ns", "forks_placed"],)"},
+       {Edit{R"("required": ["cpu", "idle_ns", "busy_ns", "offline_ns", "forks_placed", "stretches"],)",
+             R"("required": ["cpu", "idle_ns", "busy_ns", "offline_ns", "forks_placed"],)"},
         Edit{"\"additionalProperties\": false,\n            \"required\": [\"lengths\", \"other\"],",
              R"("required": ["lengths", "other"],)"}}) {
     std::filesystem::remove_all(dir);

@@ -106,8 +106,9 @@ TEST(CliTopology, JsonMatchesItsSchema) {
 TEST(CliTopology, BadInputExitsTwo) {
   const Output spec = cfsv({"topology", "sockets=2 nodes=3"});
   EXPECT_EQ(spec.code, 2);
-  EXPECT_EQ(spec.err, "<topology>:1:17: error: nodes=3 does not divide sockets=2: a NUMA node is a run of whole "
-                      "sockets (nodes inside a socket are not modelled)\n");
+  EXPECT_EQ(spec.err, "<topology>:1:17: error: nodes=3 splits neither sockets=2 nor their cores=1: a NUMA node is a "
+                      "run of whole sockets (nodes divides sockets) or an equal part of each socket's cores (sockets "
+                      "divides nodes, nodes/sockets divides cores)\n");
   EXPECT_EQ(spec.out, "");
   const std::string bad = test::write_temp(".scn", "topology cores=2 capacity=2:5\nrun 1s\n");
   const Output file = cfsv({"topology", bad});

@@ -1,0 +1,33 @@
+#include "hotplug.h"
+
+#include "core.h"
+#include "pelt.h"
+#include "select_rq.h"
+
+namespace cfsv {
+
+void set_cpu_active(Sched& s, CpuId cpu, bool active) {
+  Rq& r = s.rq[cpu];
+  if (active) r.offline_ns += s.now - r.offline_since;
+  else r.offline_since = s.now;
+  s.active[cpu.index()] = active;
+  touch(s, cpu);
+  // rq_offline_fair (after v6.4: tg_load_offline_clear)
+  if (!active && s.era.pelt && s.features[Feature::tg_load_offline_clear]) clear_tg_offline_cfs_rqs(s, cpu);
+}
+
+void migrate_tasks(Sched& s, CpuId dead) {
+  touch(s, dead);
+  if (s.rq[dead].curr != kIdle) stopper_preempt(s, dead);
+  for (const TaskId task : s.tasks.ids()) {
+    const Task& t = s.tasks[task];
+    if (t.cpu != dead || !task_on_rq_queued(t)) continue;
+    const CpuId dest = select_fallback_rq(s, dead, task);
+    detach_task(s, task, dest);
+    attach_task(s, task, true);
+    s.counters.hotplug_migrations++;
+  }
+  resched_curr(s, dead);
+}
+
+}  // namespace cfsv
