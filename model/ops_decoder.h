@@ -176,9 +176,11 @@ struct DecodeOptions {
   bool busy_only = false;        // every task run=busy
   bool root_tasks_only = false;  // every task in the root group (groups may exist, empty)
   // Load balancing and the kernel's placement on (fuzz_balance_ops): 2 to 8
-  // CPUs as 1..2 sockets x 1..2 cores x 1..2 threads, one machine in four
-  // with little CPUs (capacity 446: misfit balancing), one in four with ITMT
-  // priorities (asym packing), and a newidle_cost.
+  // CPUs as 1..2 sockets x 1..2 cores x 1..2 threads, one machine of two
+  // cores a socket in four with a NUMA node per core (x86's numa-in-package
+  // table, online_drops_numa_levels), one in four with little CPUs (capacity
+  // 446: misfit balancing), one in four with ITMT priorities (asym packing),
+  // and a newidle_cost.
   bool balancing = false;
   // Fork/exit churn (TaskSpec::churn; fuzz_ops): one task in eight forks
   // children every 50us..2ms, each running 1ns..500us, 1..16 of them, or
@@ -216,6 +218,7 @@ template <class Reader> class OpsDecoder {
       s.topology = Topology{static_cast<unsigned>(r.range(1, 2)), static_cast<unsigned>(r.range(1, 2)),
                             static_cast<unsigned>(r.range(1, 2))};
       if (s.topology.nr_cpus() == 1) s.topology.cores = 2;
+      if (s.topology.cores == 2 && r.range(0, 3) == 0) s.topology.nodes = 2 * s.topology.sockets;  // a node per core
       if (r.range(0, 3) == 0)
         for (unsigned c = 0; c < s.topology.nr_cpus(); ++c) s.topology.capacity.push_back(r.range(0, 1) ? 1024 : 446);
       if (r.range(0, 3) == 0)  // ITMT priorities 1..4: asym packing
