@@ -6,6 +6,8 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "model/scenario_parser.h"  // cpu_list_at
+#include "model/scenario_text.h"    // format_cpu_list
 #include "model/topology.h"
 
 namespace cfsv::cli {
@@ -54,7 +56,8 @@ void write_json(JsonWriter& j, const Topology& t, const SchedTopology& st) {
 }  // namespace
 
 int cmd_topology(int argc, char** argv) {
-  bool json = false, files = false;
+  bool json = false, files = false, replugged = false;
+  CpuMask offline;
   std::string kernel;
   std::vector<std::string> args;
   std::vector<std::pair<Feature, bool>> overrides;
@@ -68,8 +71,23 @@ int cmd_topology(int argc, char** argv) {
          "print the files of /proc/sys/kernel/sched_domain (v3.10, v4.4) or /sys/kernel/debug/sched/domains (v5.15) "
          "as `grep . cpu*/domain*/* | sort -V` does");
   p.option("feature", feature_override(&overrides), "NAME=on|off",
-           "override a feature after the file's `feature` lines (repeatable; wasted_cores_group_construction is "
-           "the one that changes the groups)");
+           "override a feature after the file's `feature` lines (repeatable; wasted_cores_group_construction "
+           "changes the groups, online_drops_numa_levels what --replugged builds)");
+  p.option(
+      "offline",
+      [&](std::string_view v) -> std::string {
+        try {
+          unsigned max_cpu = 0, max_col = 0;
+          offline = scenario_text::cpu_list_at({1, 1}, v, &max_cpu, &max_col);
+          return "";
+        } catch (const scenario_text::ParseFailure& e) {
+          return e.message;
+        }
+      },
+      "CPUS", "the domains CPU hotplug rebuilds once these CPUs are offline (`cpu offline N`): over the others");
+  p.flag("replugged", &replugged,
+         "the domains after a CPU has gone offline and come back: under online_drops_numa_levels (on in v4.4) a "
+         "machine whose sockets hold several nodes has no NUMA level");
   p.flag("json", &json, "print JSON on stdout instead");
   p.positionals("FILE|SPEC", &args, "a scenario file, or a topology statement's text", 1, 1);
   if (auto rc = p.parse(argc, argv)) return *rc;
@@ -93,8 +111,13 @@ int cmd_topology(int argc, char** argv) {
   features.insert(features.end(), overrides.begin(), overrides.end());
   const Profile* pr = profile_by_name(profile);
   const FeatureSet fs = (pr ? *pr : default_profile()).features.with(features);
-  const SchedTopology st =
-      build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction]);
+  const CpuMask machine = ~CpuMask{} >> (kMaxCpus - t.nr_cpus());
+  if ((offline & ~machine).any())
+    return p.error("--offline: CPU " + std::to_string((offline & ~machine)._Find_first()) + " is not in the topology");
+  if ((machine & ~offline).none()) return p.error("--offline: every CPU; at least one stays online");
+  const SchedTopology st = build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction],
+                                                machine & ~offline,
+                                                !(replugged && fs[Feature::online_drops_numa_levels]));
   if (json) {
     JsonWriter j(std::cout);
     write_json(j, t, st);

@@ -101,12 +101,9 @@ std::string sched_domain_debug(const SchedTopology& st) {
     s += cpu + (v515 ? " attaching sched-domain(s):\n" : " attaching sched-domain:\n");
     for (std::size_t l = 0; l < sds.size(); ++l) s += v515 ? debug_one_515(sds[l], l) : debug_one_old(st.era, sds[l], l);
   }
-  if (v515 && !st.cpu_capacity.empty()) {
-    CpuMask all;
-    for (CpuId c : st.cpu_capacity.ids()) all[c.index()] = true;
-    s += "root domain span: " + format_cpu_list(all) + " (max cpu_capacity = " +
-         std::to_string(*std::max_element(st.cpu_capacity.begin(), st.cpu_capacity.end())) + ")\n";
-  }
+  if (v515 && !st.cpu_capacity.empty())  // rd->span: the CPUs built over
+    s += "root domain span: " + format_cpu_list(st.cpu_map) + " (max cpu_capacity = " +
+         std::to_string(st.max_cpu_capacity) + ")\n";
   return s;
 }
 

@@ -123,6 +123,33 @@ TEST(CliTopology, BadInputExitsTwo) {
   EXPECT_EQ(cfsv({"topology"}).code, 2);
 }
 
+// --offline: the domains rebuilt over the CPUs left (v5.15: the root domain's
+// span too); --replugged: v4.4's Missing Scheduling Domains state on a
+// machine with two nodes in each socket, MC alone; v5.15 keeps its NUMA levels.
+TEST(CliTopology, OfflineAndReplugged) {
+  const Output off = cfsv({"topology", "--offline", "1-2", "sockets=1 cores=4"});
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_EQ(off.out,
+            "CPU0 attaching sched-domain(s):\n"
+            " domain-0: span=0,3 level=MC\n"
+            "  groups: 0:{ span=0 }, 3:{ span=3 }\n"
+            "CPU1 attaching NULL sched-domain.\n"
+            "CPU2 attaching NULL sched-domain.\n"
+            "CPU3 attaching sched-domain(s):\n"
+            " domain-0: span=0,3 level=MC\n"
+            "  groups: 3:{ span=3 }, 0:{ span=0 }\n"
+            "root domain span: 0,3 (max cpu_capacity = 1024)\n");
+  const std::string amd = "sockets=2 cores=4 nodes=4 distance=10,16,22,22;16,10,22,22;22,22,10,16;22,22,16,10";
+  const Output v44 = cfsv({"topology", "--kernel", "v4.4", "--replugged", amd});
+  ASSERT_EQ(v44.code, 0) << v44.err;
+  EXPECT_TRUE(v44.out.starts_with("CPU0 attaching sched-domain:\n domain 0: span 0-1 level MC\n  groups: 0 1\nCPU1"))
+      << v44.out;
+  EXPECT_NE(cfsv({"topology", "--kernel", "v4.4", amd}).out.find("level NUMA"), std::string::npos);
+  EXPECT_NE(cfsv({"topology", "--kernel", "v5.15", "--replugged", amd}).out.find("level=NUMA"), std::string::npos);
+  for (const char* bad : {"9", "0-3", "x"}) EXPECT_EQ(cfsv({"topology", "--offline", bad, "cores=4"}).code, 2) << bad;
+  EXPECT_EQ(cfsv({"topology", "--offline", "9", "cores=4"}).err, "cfsv topology: --offline: CPU 9 is not in the topology\n");
+}
+
 // Each command's usage block in docs/cli.md is its --help, verbatim.
 TEST(CliTopology, DocsShowEachCommandsHelp) {
   const std::string doc = test::read_file(source("docs/cli.md"));
