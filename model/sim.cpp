@@ -107,25 +107,21 @@ void Sim::reset(const Scenario& sc) {
 
 Sim::~Sim() = default;
 
-// s_.topo for sc_.topology in era te: the one there, one set aside by an
-// earlier reset, or a new build (the one it replaces set aside, unless a CPU
-// hotplug rebuilt it: topo_for_ is empty then).
-void Sim::use_topology(TopologyEra te, bool own_group_first) {
+// s_.topo for sc_.topology in era te over cpu_map (empty: every CPU; a
+// hotplug passes the active ones): the one there, one set aside by an earlier
+// reset or hotplug, or a new build (the one it replaces set aside).
+void Sim::use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map, bool numa_levels) {
+  const CpuMask map = cpu_map.any() ? cpu_map : ~CpuMask{} >> (kMaxCpus - sc_.topology.nr_cpus());
   const auto built_for = [&](const Topology& spec, const SchedTopology& st) {
-    return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first;
+    return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first && st.cpu_map == map &&
+           st.numa_levels == numa_levels;
   };
   if (topo_for_ && built_for(*topo_for_, s_.topo)) return;
   const auto kept = std::find_if(topologies_kept_.begin(), topologies_kept_.end(),
                                  [&](const BuiltTopology& b) { return built_for(b.spec, b.topo); });
-  if (kept != topologies_kept_.end() && topo_for_) {
+  if (kept != topologies_kept_.end()) {  // kept ones exist only once one was built
     std::swap(kept->spec, *topo_for_);
     std::swap(kept->topo, s_.topo);
-    return;
-  }
-  if (kept != topologies_kept_.end()) {  // s_.topo was rebuilt by a hotplug: not kept
-    topo_for_ = std::move(kept->spec);
-    s_.topo = std::move(kept->topo);
-    topologies_kept_.erase(kept);
     return;
   }
   if (topo_for_ && topo_for_->nr_cpus() <= kKeptCpus) {
@@ -137,7 +133,7 @@ void Sim::use_topology(TopologyEra te, bool own_group_first) {
       next_replaced_ = (next_replaced_ + 1) % kTopologiesKept;
     }
   }
-  s_.topo = build_sched_topology(sc_.topology, te, own_group_first);
+  s_.topo = build_sched_topology(sc_.topology, te, own_group_first, map, numa_levels);
   topo_for_ = sc_.topology;
 }
 

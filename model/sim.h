@@ -208,9 +208,10 @@ class Sim {
   NameMap<GroupId> group_by_path_{&names_pool_};
   EventQueue events_;
   // The machine s_.topo was built for, and up to kTopologiesKept small ones
-  // built before it, set aside: a reset for one of those swaps it back in
-  // instead of building it again (a fuzz target goes round a few dozen
-  // machines of 1 to 8 CPUs, in three eras). Small: at most kKeptCpus CPUs,
+  // built before it, set aside: a reset (or a CPU hotplug: the domains over
+  // the CPUs online) for one of those swaps it back in instead of building it
+  // again (a fuzz target goes round a few dozen machines of 1 to 8 CPUs, in
+  // three eras, taking CPUs offline and back). Small: at most kKeptCpus CPUs,
   // so what is kept stays a few hundred KB.
   static constexpr std::size_t kTopologiesKept = 32;
   static constexpr unsigned kKeptCpus = 16;
@@ -221,7 +222,7 @@ class Sim {
   std::optional<Topology> topo_for_;
   std::vector<BuiltTopology> topologies_kept_;
   std::size_t next_replaced_ = 0;  // the kept one a new build replaces when all are in use
-  void use_topology(TopologyEra te, bool own_group_first);
+  void use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map = {}, bool numa_levels = true);
   void set_cpu_online(CpuId cpu, bool online);  // `cpu offline|online N` (sim_ops.cpp)
   Tunables normalized_;  // normalized_sysctl_*: what update_sysctl scales at a CPU hotplug
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)

@@ -263,8 +263,7 @@ void Sim::set_cpu_online(CpuId cpu, bool online) {
   // An online runs x86's set_cpu_sibling_map, which under the feature sets
   // the numa-in-package table again: no NUMA level from now on.
   const bool numa_levels = s_.topo.numa_levels && !(online && s_.features[Feature::online_drops_numa_levels]);
-  s_.topo = build_sched_topology(sc_.topology, s_.topo.era, s_.topo.own_group_first, s_.active, numa_levels);
-  topo_for_.reset();  // not the boot domains: a reset builds those again
+  use_topology(s_.topo.era, s_.topo.own_group_first, s_.active, numa_levels);
   init_domains_balance(s_);
   // The rebuild's rq_attach_root puts every rq online again: rq_online_fair's
   // update_sysctl. v3.10 and v4.4 rebuild at CPU_DOWN_PREPARE, the dying CPU
