@@ -111,7 +111,7 @@ int cmd_topology(int argc, char** argv) {
   features.insert(features.end(), overrides.begin(), overrides.end());
   const Profile* pr = profile_by_name(profile);
   const FeatureSet fs = (pr ? *pr : default_profile()).features.with(features);
-  const CpuMask machine = ~CpuMask{} >> (kMaxCpus - t.nr_cpus());
+  const CpuMask machine = first_cpus(t.nr_cpus());
   if ((offline & ~machine).any())
     return p.error("--offline: CPU " + std::to_string((offline & ~machine)._Find_first()) + " is not in the topology");
   if ((machine & ~offline).none()) return p.error("--offline: every CPU; at least one stays online");

@@ -216,7 +216,7 @@ void check_preempt_curr(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
 // ROOT_TASK_GROUP_LOAD shares, a cfs_rq per CPU and no entities.
 void sched_init(Sched& s, unsigned nr_cpus) {
   s.rq.resize(nr_cpus);
-  s.active = ~CpuMask{} >> (kMaxCpus - nr_cpus);
+  s.active = first_cpus(nr_cpus);
   TaskGroup root = s.new_task_group();
   root.path = "/";
   root.shares = scale_load<uint64_t>(kNice0Weight, s.res);

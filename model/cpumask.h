@@ -10,6 +10,11 @@ namespace cfsv {
 constexpr unsigned kMaxCpus = 256;
 using CpuMask = std::bitset<kMaxCpus>;  // empty = every CPU
 
+// CPUs 0..n-1: the possible CPUs of an n-CPU machine.
+inline CpuMask first_cpus(unsigned n) { return ~CpuMask{} >> (kMaxCpus - n); }
+// cpumask_first: the lowest CPU of m; none when m is empty.
+inline CpuId cpumask_first(const CpuMask& m) { return m.any() ? CpuId(static_cast<int>(m._Find_first())) : CpuId{}; }
+
 // for_each_cpu (include/linux/cpumask.h): `for (CpuId c : each_cpu(mask))`,
 // in CPU order, with break and return. A named mask is read as the loop goes
 // (a bit set ahead of the loop is visited, one cleared is not); a temporary

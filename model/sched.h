@@ -398,8 +398,6 @@ inline void resched_curr(Sched& s, CpuId cpu) {
 inline void touch(Sched& s, CpuId cpu) { s.touched_cpus[cpu.index()] = true; }
 inline void touch_task(Sched& s, TaskId task) { touch(s, s.tasks[task].cpu); }
 inline void touch_all(Sched& s) { s.touched_cpus.set(); }
-// cpumask_first: the lowest CPU of m; none when m is empty.
-inline CpuId cpumask_first(const CpuMask& m) { return m.any() ? CpuId(static_cast<int>(m._Find_first())) : CpuId{}; }
 // cpu_active(cpu): hotplug has not taken it offline.
 inline bool cpu_active(const Sched& s, CpuId cpu) { return s.active[cpu.index()]; }
 // is_cpu_allowed (kernel/sched/core.c v5.15; v4.4's select_task_rq tests

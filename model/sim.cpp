@@ -111,7 +111,7 @@ Sim::~Sim() = default;
 // hotplug passes the active ones): the one there, one set aside by an earlier
 // reset or hotplug, or a new build (the one it replaces set aside).
 void Sim::use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map, bool numa_levels) {
-  const CpuMask map = cpu_map.any() ? cpu_map : ~CpuMask{} >> (kMaxCpus - sc_.topology.nr_cpus());
+  const CpuMask map = cpu_map.any() ? cpu_map : first_cpus(sc_.topology.nr_cpus());
   const auto built_for = [&](const Topology& spec, const SchedTopology& st) {
     return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first && st.cpu_map == map &&
            st.numa_levels == numa_levels;

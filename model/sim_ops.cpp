@@ -22,7 +22,7 @@ namespace cfsv {
 namespace {
 
 // An affinity mask without the CPUs beyond the machine's.
-CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & (~CpuMask{} >> (kMaxCpus - nr_cpus)); }
+CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & first_cpus(nr_cpus); }
 
 }  // namespace
 

@@ -140,7 +140,7 @@ class Builder {
  public:
   Builder(const Topology& t, TopologyEra e, bool own_first, const CpuMask& cpu_map, bool numa_levels)
       : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()),
-        map_(cpu_map.any() ? cpu_map : ~CpuMask{} >> (kMaxCpus - n_)), numa_levels_(numa_levels) {}
+        map_(cpu_map.any() ? cpu_map : first_cpus(n_)), numa_levels_(numa_levels) {}
 
   SchedTopology build() {
     SchedTopology st;
