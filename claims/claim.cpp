@@ -9,39 +9,55 @@
 
 namespace cfsv {
 
-std::string_view to_string(ClaimKind k) {
-  switch (k) {
-    case ClaimKind::slice_at_least_min_gran: return "slice_at_least_min_gran";
-    case ClaimKind::equal_weights_exact_set: return "equal_weights_exact_set";
-    case ClaimKind::equal_weights_rounding: return "equal_weights_rounding";
-    case ClaimKind::calc_delta_loop_equals_fls: return "calc_delta_loop_equals_fls";
-    case ClaimKind::pelt_decay_bounded: return "pelt_decay_bounded";
-    case ClaimKind::pelt_decay_monotone: return "pelt_decay_monotone";
-    case ClaimKind::pelt_no_overflow: return "pelt_no_overflow";
-    case ClaimKind::pelt_util_at_most: return "pelt_util_at_most";
-    case ClaimKind::pelt_load_at_most_weight: return "pelt_load_at_most_weight";
-    case ClaimKind::pelt_tg_force_exact: return "pelt_tg_force_exact";
-    case ClaimKind::pelt_tg_threshold: return "pelt_tg_threshold";
-    case ClaimKind::pelt_shares_in_range: return "pelt_shares_in_range";
-    case ClaimKind::pelt_periodic_util: return "pelt_periodic_util";
-    case ClaimKind::pelt_sync_floor: return "pelt_sync_floor";
-    case ClaimKind::sim_unobservable: return "sim_unobservable";
-    case ClaimKind::sim_first_pick_sooner: return "sim_first_pick_sooner";
-    case ClaimKind::sim_invariants: return "sim_invariants";
-    case ClaimKind::sim_lb_pass_within_verdict: return "sim_lb_pass_within_verdict";
-    case ClaimKind::lb_no_reversal_load: return "lb_no_reversal_load";
-    case ClaimKind::lb_no_reversal_tasks: return "lb_no_reversal_tasks";
-    case ClaimKind::lb_v4_no_reversal_load: return "lb_v4_no_reversal_load";
-    case ClaimKind::lb_v4_idle_pulls_overloaded: return "lb_v4_idle_pulls_overloaded";
-  }
-  return "?";
-}
+namespace {
 
-std::string_view relation(ClaimKind k) {
-  if (is_newidle_stop_kind(k)) return "no later";
-  return k == ClaimKind::calc_delta_loop_equals_fls || k == ClaimKind::sim_unobservable ? "equal results"
-                                                                                        : "invariant holds";
-}
+// Which case decoder, engine checks and fuzz target a kind's claims go through.
+enum class Family { slice, calc_delta, pelt, sim, balance, balance_v4 };
+
+// The kinds, in ClaimKind's order: a new kind is its enumerator (with its
+// conjecture, claim.h), a row here, and its statement in its family's case.
+struct KindRow {
+  ClaimKind kind;
+  std::string_view name;
+  Family family;
+  std::string_view relation = "invariant holds";
+};
+constexpr KindRow kKinds[] = {
+    {ClaimKind::slice_at_least_min_gran, "slice_at_least_min_gran", Family::slice},
+    {ClaimKind::equal_weights_exact_set, "equal_weights_exact_set", Family::slice},
+    {ClaimKind::equal_weights_rounding, "equal_weights_rounding", Family::slice},
+    {ClaimKind::calc_delta_loop_equals_fls, "calc_delta_loop_equals_fls", Family::calc_delta, "equal results"},
+    {ClaimKind::pelt_decay_bounded, "pelt_decay_bounded", Family::pelt},
+    {ClaimKind::pelt_decay_monotone, "pelt_decay_monotone", Family::pelt},
+    {ClaimKind::pelt_no_overflow, "pelt_no_overflow", Family::pelt},
+    {ClaimKind::pelt_util_at_most, "pelt_util_at_most", Family::pelt},
+    {ClaimKind::pelt_load_at_most_weight, "pelt_load_at_most_weight", Family::pelt},
+    {ClaimKind::pelt_tg_force_exact, "pelt_tg_force_exact", Family::pelt},
+    {ClaimKind::pelt_tg_threshold, "pelt_tg_threshold", Family::pelt},
+    {ClaimKind::pelt_shares_in_range, "pelt_shares_in_range", Family::pelt},
+    {ClaimKind::pelt_periodic_util, "pelt_periodic_util", Family::pelt},
+    {ClaimKind::pelt_sync_floor, "pelt_sync_floor", Family::pelt},
+    {ClaimKind::sim_unobservable, "sim_unobservable", Family::sim, "equal results"},
+    {ClaimKind::sim_first_pick_sooner, "sim_first_pick_sooner", Family::sim, "no later"},
+    {ClaimKind::sim_invariants, "sim_invariants", Family::sim},
+    {ClaimKind::sim_lb_pass_within_verdict, "sim_lb_pass_within_verdict", Family::sim},
+    {ClaimKind::lb_no_reversal_load, "lb_no_reversal_load", Family::balance},
+    {ClaimKind::lb_no_reversal_tasks, "lb_no_reversal_tasks", Family::balance},
+    {ClaimKind::lb_v4_no_reversal_load, "lb_v4_no_reversal_load", Family::balance_v4},
+    {ClaimKind::lb_v4_idle_pulls_overloaded, "lb_v4_idle_pulls_overloaded", Family::balance_v4},
+};
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(kKinds); ++i)
+    if (static_cast<std::size_t>(kKinds[i].kind) != i) return false;
+  return static_cast<std::size_t>(ClaimKind::last) + 1 == std::size(kKinds);
+}(), "kKinds: one row per ClaimKind, in its order");
+
+const KindRow& row(ClaimKind k) { return kKinds[static_cast<std::size_t>(k)]; }
+
+}  // namespace
+
+std::string_view to_string(ClaimKind k) { return row(k).name; }
+std::string_view relation(ClaimKind k) { return row(k).relation; }
 
 std::string_view to_string(Weights w) { return w == Weights::any ? "any" : "equal_on_task_rq"; }
 
@@ -54,30 +70,22 @@ std::string_view to_string(Shape s) {
   return "?";
 }
 
-bool is_slice_kind(ClaimKind k) {
-  return k == ClaimKind::slice_at_least_min_gran || k == ClaimKind::equal_weights_exact_set ||
-         k == ClaimKind::equal_weights_rounding;
-}
-bool is_sim_kind(ClaimKind k) {
-  return k == ClaimKind::sim_unobservable || k == ClaimKind::sim_invariants ||
-         k == ClaimKind::sim_lb_pass_within_verdict || is_newidle_stop_kind(k);
-}
+bool is_slice_kind(ClaimKind k) { return row(k).family == Family::slice; }
+bool is_sim_kind(ClaimKind k) { return row(k).family == Family::sim; }
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
-bool is_balance_kind(ClaimKind k) {
-  return k == ClaimKind::lb_no_reversal_load || k == ClaimKind::lb_no_reversal_tasks;
-}
-bool is_balance_v4_kind(ClaimKind k) {
-  return k == ClaimKind::lb_v4_no_reversal_load || k == ClaimKind::lb_v4_idle_pulls_overloaded;
-}
-bool is_pelt_kind(ClaimKind k) {
-  return !is_slice_kind(k) && !is_sim_kind(k) && !is_balance_kind(k) && !is_balance_v4_kind(k) &&
-         k != ClaimKind::calc_delta_loop_equals_fls;
-}
+bool is_balance_kind(ClaimKind k) { return row(k).family == Family::balance; }
+bool is_balance_v4_kind(ClaimKind k) { return row(k).family == Family::balance_v4; }
+bool is_pelt_kind(ClaimKind k) { return row(k).family == Family::pelt; }
 std::string_view fuzz_target(ClaimKind k) {
-  return is_sim_kind(k)       ? "fuzz_sim_claims"
-         : is_balance_kind(k) || is_balance_v4_kind(k) ? "fuzz_balance_claims"
-         : is_pelt_kind(k)    ? "fuzz_pelt_claims"
-                              : "fuzz_slice_claims";
+  switch (row(k).family) {
+    case Family::sim: return "fuzz_sim_claims";
+    case Family::balance:
+    case Family::balance_v4: return "fuzz_balance_claims";
+    case Family::pelt: return "fuzz_pelt_claims";
+    case Family::slice:
+    case Family::calc_delta: break;
+  }
+  return "fuzz_slice_claims";
 }
 
 std::string_view era_name(PeltEra e) {

@@ -58,7 +58,9 @@ enum class ClaimKind {
   lb_v4_no_reversal_load,       // X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
   lb_v4_idle_pulls_overloaded,  // an idle CPU of a group with spare CPUs finds a busiest group when
                                 //   another group runs more tasks than CPUs
+  last = lb_v4_idle_pulls_overloaded,  // new kinds go above, and `last` names the one added
 };
+// Each kind's name, relation and family are one row of claims/claim.cpp's kind table.
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)

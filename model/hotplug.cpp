@@ -1,6 +1,7 @@
 #include "hotplug.h"
 
 #include "core.h"
+#include "fair.h"
 #include "pelt.h"
 #include "select_rq.h"
 
@@ -19,9 +20,10 @@ void set_cpu_active(Sched& s, CpuId cpu, bool active) {
 void migrate_tasks(Sched& s, CpuId dead) {
   touch(s, dead);
   if (s.rq[dead].curr != kIdle) stopper_preempt(s, dead);
-  for (const TaskId task : s.tasks.ids()) {
-    const Task& t = s.tasks[task];
-    if (t.cpu != dead || !task_on_rq_queued(t)) continue;
+  // In the order the CPU's pick takes them, each picked and put back (v5.15's
+  // balance_push pushes each as it becomes rq->curr: the same order).
+  while (const TaskId task = pick_next_task_fair(s, dead, TaskId{})) {
+    put_prev_task_fair(s, task);
     const CpuId dest = select_fallback_rq(s, dead, task);
     detach_task(s, task, dest);
     attach_task(s, task, true);

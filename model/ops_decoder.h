@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "overloaded.h"
+#include "op_table.h"
 #include "scenario.h"
 #include "scenario_text.h"
 
@@ -77,81 +77,80 @@ struct OpScope {
   // names CPUs of the topology. (Whether a task is still alive is the
   // model's question, as it is for the parser.)
   bool can_apply(const Op& o) const {
-    return std::visit(
-        Overloaded{
-            [&](const op::Spawn& s) {
-              const TaskSpec& t = s.task;  // an empty group is the parent's
-              return !has_task(t.name) && (t.parent.empty() || has_task(t.parent)) &&
-                     (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus);
-            },
-            [&](const op::Exit& e) { return has_task(e.task); },
-            [&](const op::Sleep& s) { return has_task(s.task); },
-            [&](const op::Wake& w) { return has_task(w.task); },
-            [&](const op::SetNice& n) { return has_task(n.task); },
-            [&](const op::SetAffinity& a) { return has_task(a.task) && cpus_fit(a.cpus); },
-            [&](const op::CreateGroup& g) {
-              const int pd = depth_of(parent_of(g.group.path));
-              return depth_of(g.group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
-            },
-            [&](const op::SetShares& s) { return depth_of(s.group) > 0; },
-            [&](const op::MoveTask& m) { return has_task(m.task) && depth_of(m.group) >= 0; },
-            [](const op::Advance&) { return true; },
-            [&](const op::DestroyGroup& d) { return is_leaf_group(d.group); },
-            [&](const op::Setsid& s) { return has_task(s.task); },
-            [&](const op::AutogroupNice& n) { return has_task(n.task); },
-            [&](const op::SetCpuOnline& c) { return c.cpu < nr_cpus; },
+    return op_table::visit(
+        [&](const auto& row, const auto& x) {
+          bool ok = true;
+          if constexpr (std::decay_t<decltype(row)>::custom)
+            ok = custom_can_apply(x);
+          else
+            op_table::for_each_arg(row, [&](const auto& a) { ok = ok && arg_fits(a, x.*a.field); });
+          return ok;
         },
         o);
   }
-  // Declares what the op creates; an advance moves the clock.
-  void note(const Op& o) {
-    std::visit(Overloaded{
-                   [&](const op::Spawn& s) {
-                     tasks.push_back(s.task.name);
-                     next_task++;
-                   },
-                   [&](const op::CreateGroup& g) {
-                     groups.emplace_back(g.group.path, depth_of(parent_of(g.group.path)) + 1);
-                     next_group++;
-                   },
-                   [&](const op::Advance& a) { now += a.by; },
-                   [](const op::Exit&) {},
-                   [](const op::Sleep&) {},
-                   [](const op::Wake&) {},
-                   [](const op::SetNice&) {},
-                   [](const op::SetAffinity&) {},
-                   [](const op::SetShares&) {},
-                   [](const op::MoveTask&) {},
-                   [&](const op::DestroyGroup& d) {
-                     std::erase_if(groups, [&](const auto& g) { return g.first == d.group; });
-                   },
-                   [](const op::Setsid&) {},
-                   [](const op::AutogroupNice&) {},
-                   [](const op::SetCpuOnline&) {},
-               },
-               o);
+  // Whether an op of the kind of `kind` (a default op of that kind) can be
+  // formed here: it needs a task, a non-root group, or a group with room below it.
+  bool can_form(const Op& kind) const {
+    return op_table::visit(
+        [&](const auto& row, const auto& x) {
+          using O = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<O, op::CreateGroup>) return group_has_room();
+          if constexpr (std::is_same_v<O, op::SetShares>) return groups.size() > 1;
+          bool ok = true;
+          if constexpr (!std::decay_t<decltype(row)>::custom)
+            op_table::for_each_arg(row, [&](const auto& a) {
+              if (a.kind == op_table::Arg::task) ok = ok && !tasks.empty();
+              if (a.kind == op_table::Arg::leaf_group) ok = ok && groups.size() > 1;  // the last group is a leaf
+            });
+          return ok;
+        },
+        kind);
   }
-};
+  // Declares what the op creates, forgets a group it removes; an advance moves the clock.
+  void note(const Op& o) {
+    op_table::visit(
+        [&](const auto& row, const auto& x) {
+          using O = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<O, op::Spawn>) {
+            tasks.push_back(x.task.name);
+            next_task++;
+          } else if constexpr (std::is_same_v<O, op::CreateGroup>) {
+            groups.emplace_back(x.group.path, depth_of(parent_of(x.group.path)) + 1);
+            next_group++;
+          } else if constexpr (std::is_same_v<O, op::Advance>) {
+            now += x.by;
+          } else if constexpr (!std::decay_t<decltype(row)>::custom) {
+            op_table::for_each_arg(row, [&](const auto& a) {
+              if constexpr (std::decay_t<decltype(a)>::kind == op_table::Arg::leaf_group)
+                std::erase_if(groups, [&](const auto& g) { return g.first == x.*a.field; });
+            });
+          }
+        },
+        o);
+  }
 
-// How often the generators (this decoder, properties/sim_gen.h) pick each
-// kind of op, in Op's order. A new op needs its weight here.
-constexpr unsigned kOpWeight[] = {
-    2,  // spawn
-    1,  // exit
-    1,  // sleep
-    2,  // wake
-    1,  // set_nice
-    1,  // set_affinity
-    1,  // create_group
-    1,  // set_shares
-    2,  // move_task
-    4,  // advance
-    1,  // destroy_group
-    1,  // setsid
-    1,  // autogroup_nice
-    1,  // set_cpu_online
+ private:
+  // An argument's value fits the scope (op_table.h's kinds).
+  template <class A, class V> bool arg_fits(const A&, const V& v) const {
+    if constexpr (A::kind == op_table::Arg::task) return has_task(v);
+    else if constexpr (A::kind == op_table::Arg::any_group) return depth_of(v) >= 0;
+    else if constexpr (A::kind == op_table::Arg::leaf_group) return is_leaf_group(v);
+    else if constexpr (A::kind == op_table::Arg::cpus) return cpus_fit(v);
+    else if constexpr (A::kind == op_table::Arg::cpu) return v < nr_cpus;
+    else return true;
+  }
+  // The Custom rows.
+  bool custom_can_apply(const op::Spawn& s) const {
+    const TaskSpec& t = s.task;  // an empty group is the parent's
+    return !has_task(t.name) && (t.parent.empty() || has_task(t.parent)) &&
+           (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus);
+  }
+  bool custom_can_apply(const op::CreateGroup& g) const {
+    const int pd = depth_of(parent_of(g.group.path));
+    return depth_of(g.group.path) < 0 && pd >= 0 && pd < kMaxGroupDepth;
+  }
+  bool custom_can_apply(const op::SetShares& s) const { return depth_of(s.group) > 0; }
 };
-static_assert(std::size(kOpWeight) == std::variant_size_v<Op>, "kOpWeight: one weight per kind of Op");
 
 // A default op of kind k (Op's k-th alternative), for the generators to fill in.
 inline Op default_op(std::size_t k) {
@@ -344,56 +343,56 @@ template <class Reader> class OpsDecoder {
     g.path = scope_.new_group_path(parent->first);
     std::tie(g.shares, g.weight) = shares();
   }
-  // An op of a kind picked by kOpWeight; an advance when that kind cannot be
-  // formed here (it needs a task, a non-root group, or room for a group).
+  // An op of a kind picked by the table's weights; an advance when that kind
+  // cannot be formed here (it needs a task, a non-root group, room for a
+  // group, or hotplug for an op that names a CPU).
   void op(Op& o) {
     static constexpr unsigned kTotal = [] {
       unsigned t = 0;
-      for (unsigned w : kOpWeight) t += w;
+      for (unsigned w : op_table::kWeights) t += w;
       return t;
     }();
     uint64_t pick = r_->range(0, kTotal - 1);
     std::size_t kind = 0;
-    while (pick >= kOpWeight[kind]) pick -= kOpWeight[kind++];
+    while (pick >= op_table::kWeights[kind]) pick -= op_table::kWeights[kind++];
     o = default_op(kind);
-    const bool have_tasks = !scope_.tasks.empty();
-    const bool formed = std::visit(
-        Overloaded{
-            [&](op::Spawn& s) { return scope_.tasks.size() < o_.max_tasks && (task(s.task), true); },
-            [&](op::Exit& e) { return have_tasks && (e.task = task_name(), true); },
-            [&](op::Sleep& s) { return have_tasks && (s.task = task_name(), true); },
-            [&](op::Wake& w) { return have_tasks && (w.task = task_name(), true); },
-            [&](op::SetNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
-            [&](op::SetAffinity& a) { return have_tasks && (a.task = task_name(), a.cpus = affinity(), true); },
-            [&](op::CreateGroup& g) {
-              return scope_.groups.size() - 1 < o_.max_groups && scope_.group_has_room() && (group(g.group), true);
-            },
-            [&](op::SetShares& sh) {
-              if (scope_.groups.size() <= 1) return false;
-              sh.group = group_path(1);
-              std::tie(sh.shares, sh.weight) = shares();
-              return true;
-            },
-            [&](op::MoveTask& m) { return have_tasks && (m.task = task_name(), m.group = task_group(), true); },
-            [&](op::Advance& a) { return a.by = advance(), true; },
-            [&](op::DestroyGroup& d) {
-              if (scope_.groups.size() <= 1) return false;
-              d.group = group_path(1);  // a leaf: the last group under it, if it has any
-              for (const auto& [p, depth] : scope_.groups)
-                if (p.starts_with(d.group + "/")) d.group = p;
-              return scope_.is_leaf_group(d.group);
-            },
-            [&](op::Setsid& ss) { return have_tasks && (ss.task = task_name(), true); },
-            [&](op::AutogroupNice& n) { return have_tasks && (n.task = task_name(), n.nice = nice(), true); },
-            [&](op::SetCpuOnline& c) {
-              if (!o_.hotplug) return false;
-              c.cpu = static_cast<unsigned>(r_->range(0, scope_.nr_cpus - 1));
-              c.online = r_->range(0, 1) != 0;
-              return true;
-            },
-        },
-        o);
-    if (!formed) o = op::Advance{advance()};
+    if (!scope_.can_form(o) || !op_table::visit([&](const auto& row, auto& x) { return form(row, x); }, o))
+      o = op::Advance{advance()};
+  }
+  // The op's arguments, read in their order.
+  template <class R, class O> bool form(const R& row, O& x) {
+    if constexpr (R::custom) {
+      return custom(x);
+    } else {
+      bool ok = true;
+      op_table::for_each_arg(row, [&](const auto& a) { ok = ok && (a.kind != op_table::Arg::cpu || o_.hotplug); });
+      op_table::for_each_arg(row, [&](const auto& a) { ok = ok && value(a, x.*a.field); });
+      return ok;
+    }
+  }
+  // An argument of each kind (op_table.h); false when it cannot be formed.
+  template <class A, class V> bool value(const A&, V& v) {
+    if constexpr (A::kind == op_table::Arg::task) v = task_name();
+    else if constexpr (A::kind == op_table::Arg::any_group) v = task_group();
+    else if constexpr (A::kind == op_table::Arg::leaf_group) {
+      v = group_path(1);  // a leaf: the last group under it, if it has any
+      for (const auto& [p, depth] : scope_.groups)
+        if (p.starts_with(v + "/")) v = p;
+      return scope_.is_leaf_group(v);
+    } else if constexpr (A::kind == op_table::Arg::nice) v = nice();
+    else if constexpr (A::kind == op_table::Arg::cpus) v = affinity();
+    else if constexpr (A::kind == op_table::Arg::cpu) v = static_cast<unsigned>(r_->range(0, scope_.nr_cpus - 1));
+    else if constexpr (A::kind == op_table::Arg::span) v = advance();
+    else v = r_->range(0, 1) != 0;  // a word
+    return true;
+  }
+  // The Custom rows, within the options' limits.
+  bool custom(op::Spawn& s) { return scope_.tasks.size() < o_.max_tasks && (task(s.task), true); }
+  bool custom(op::CreateGroup& g) { return scope_.groups.size() - 1 < o_.max_groups && (group(g.group), true); }
+  bool custom(op::SetShares& sh) {
+    sh.group = group_path(1);
+    std::tie(sh.shares, sh.weight) = shares();
+    return true;
   }
   Nanos advance() {
     const Nanos left = o_.max_time > scope_.now ? o_.max_time - scope_.now : 1;

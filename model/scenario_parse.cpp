@@ -9,6 +9,7 @@
 
 #include "arith/fair_math.h"
 #include "arith/weights.h"
+#include "op_table.h"
 #include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
@@ -357,91 +358,124 @@ class Parser {
     const Nanos when = duration(toks_[1].text, toks_[1].col, "time");
     if (pending_.size() == kMaxOps) fail(toks_[0].col, "more than " + std::to_string(kMaxOps) + " timed ops");
     expect_some(2, "an op after the time");
-    const Token& opt = toks_[2];
-    const std::string_view o = opt.text;
     PendingOp p{{when, op::Advance{}, here(toks_[0].col)}, here(toks_[1].col), {}, {}, {}, {}};
-    auto task_arg = [&](std::size_t i) {
-      p.task = here(toks_[i].col);
-      return name(toks_[i], "task");
-    };
-    auto group_arg = [&](std::size_t i, bool allow_root) {
-      p.group = here(toks_[i].col);
-      return group_path(toks_[i].text, toks_[i].col, allow_root);
-    };
-    if (o == "spawn") {
-      expect_some(3, "at <time> spawn NAME key=value ...");
-      SourceLoc at_loc;
-      p.op.op = op::Spawn{task_spec(toks_[3], 4, nullptr, p.group, p.parent, at_loc)};
-      p.task = here(toks_[3].col);
-    } else if (o == "exit" || o == "sleep" || o == "wake") {
-      expect_args(3, 1, "at <time> " + std::string(o) + " TASK");
-      std::string t = task_arg(3);
-      if (o == "exit") p.op.op = op::Exit{std::move(t)};
-      else if (o == "sleep") p.op.op = op::Sleep{std::move(t)};
-      else p.op.op = op::Wake{std::move(t)};
-    } else if (o == "nice") {
-      expect_args(3, 2, "at <time> nice TASK N");
-      std::string t = task_arg(3);
-      p.op.op = op::SetNice{std::move(t), nice_value(toks_[4].text, toks_[4].col)};
-    } else if (o == "affinity") {
-      expect_args(3, 2, "at <time> affinity TASK CPULIST");
-      std::string t = task_arg(3);
-      p.op.op = op::SetAffinity{std::move(t), cpu_list(toks_[4].text, toks_[4].col)};
-    } else if (o == "group") {
-      GroupSpec g = group_spec(3);
-      p.group = here(toks_[3].col);
-      declare_group(toks_[3].col);
-      p.op.op = op::CreateGroup{std::move(g)};
-    } else if (o == "shares" || o == "weight") {
-      expect_args(3, 2, "at <time> " + std::string(o) + " /path N");
-      op::SetShares ss{group_arg(3, false)};
-      if (o == "shares") {
-        ss.shares = number(toks_[4].text, toks_[4].col, "shares", kFairMinShares, kFairMaxShares);
-      } else {
-        ss.weight = static_cast<uint32_t>(
-            number(toks_[4].text, toks_[4].col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
-        ss.shares = sched_weight_from_cgroup(*ss.weight);
+    std::string known;  // the rows' first words, for the error
+    const bool found = op_table::any_row([&](const auto& row) {
+      const std::string_view first = row.words.substr(0, row.words.find(' '));
+      for (std::string_view w : split(first, '|')) {
+        known += (known.empty() ? "" : ", ") + std::string(w);
+        if (w == toks_[2].text) return at_op(row, p), true;
       }
-      p.op.op = std::move(ss);
-    } else if (o == "move") {
-      expect_args(3, 2, "at <time> move TASK /path");
-      std::string t = task_arg(3);
-      p.op.op = op::MoveTask{std::move(t), group_arg(4, true)};
-    } else if (o == "cgroup") {
-      expect_some(3, "at <time> cgroup destroy /path");
-      if (toks_[3].text != "destroy")
-        fail(toks_[3].col, "unknown cgroup op " + quote(toks_[3].text) + " (expected destroy)");
-      expect_args(4, 1, "at <time> cgroup destroy /path");
-      if (toks_[4].text == "/") fail(toks_[4].col, "the root group '/' cannot be destroyed");
-      p.op.op = op::DestroyGroup{group_arg(4, false)};
-    } else if (o == "setsid") {
-      expect_args(3, 1, "at <time> setsid TASK");
-      p.op.op = op::Setsid{task_arg(3)};
-    } else if (o == "autogroup") {
-      expect_some(3, "at <time> autogroup nice TASK N");
-      if (toks_[3].text != "nice")
-        fail(toks_[3].col, "unknown autogroup op " + quote(toks_[3].text) + " (expected nice)");
-      expect_args(4, 2, "at <time> autogroup nice TASK N");
-      std::string t = task_arg(4);
-      p.op.op = op::AutogroupNice{std::move(t), nice_value(toks_[5].text, toks_[5].col)};
-    } else if (o == "cpu") {
-      expect_some(3, "at <time> cpu offline|online N");
-      if (toks_[3].text != "offline" && toks_[3].text != "online")
-        fail(toks_[3].col, "unknown cpu op " + quote(toks_[3].text) + " (expected offline or online)");
-      expect_args(4, 1, "at <time> cpu " + std::string(toks_[3].text) + " N");
-      const auto cpu = static_cast<unsigned>(number(toks_[4].text, toks_[4].col, "CPU", 0, kMaxCpus - 1));
-      cpu_uses_.push_back({here(toks_[4].col), cpu});
-      p.op.op = op::SetCpuOnline{cpu, toks_[3].text == "online"};
-    } else if (o == "advance") {
-      expect_args(3, 1, "at <time> advance <duration>");
-      p.op.op = op::Advance{duration(toks_[3].text, toks_[3].col, "advance")};
-      p.value = here(toks_[3].col);
-    } else {
-      fail(opt.col, "unknown op " + quote(o) +
-                        " (expected spawn, exit, sleep, wake, nice, affinity, group, shares, weight, move, advance, "
-                        "cgroup, setsid, autogroup, cpu)");
-    }
+      return false;
+    });
+    if (!found) fail(toks_[2].col, "unknown op " + quote(toks_[2].text) + " (expected " + known + ")");
     pending_.push_back(std::move(p));
+  }
+
+  // The op of a row (op_table.h) from toks_[2] on: its words, then one token per argument.
+  template <class R> void at_op(const R& row, PendingOp& p) {
+    typename R::type o{};
+    if constexpr (R::custom) {
+      custom_op(o, p);
+    } else {
+      std::string usage = "at <time> " + std::string(row.words);
+      op_table::for_each_arg(row, [&](const auto& a) { usage += " " + std::string(arg_usage(a)); });
+      const std::vector<std::string_view> words = split(row.words, ' ');
+      std::size_t i = 3;
+      for (; i < 2 + words.size(); ++i) {
+        expect_some(i, usage);
+        if (toks_[i].text != words[i - 2])
+          fail(toks_[i].col, "unknown " + std::string(words[i - 3]) + " op " + quote(toks_[i].text) + " (expected " +
+                                 std::string(words[i - 2]) + ")");
+      }
+      op_table::for_each_arg(row, [&](const auto& a) {
+        expect_some(i, usage);
+        arg(o, a, toks_[i], words.back(), p);
+        ++i;
+      });
+      expect_args(3, i - 3, usage);
+    }
+    p.op.op = std::move(o);
+  }
+  static std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    for (std::size_t i = 0;; ) {
+      const std::size_t j = std::min(s.find(sep, i), s.size());
+      parts.push_back(s.substr(i, j - i));
+      if (j == s.size()) return parts;
+      i = j + 1;
+    }
+  }
+
+  // One argument of each kind (op_table.h): its usage, and its token into the op.
+  // `word` is the op's last word, naming it in errors.
+  template <class O> static std::string_view arg_usage(const op_table::Task<O>&) { return "TASK"; }
+  template <class O> static std::string_view arg_usage(const op_table::AnyGroup<O>&) { return "/path"; }
+  template <class O> static std::string_view arg_usage(const op_table::LeafGroup<O>&) { return "/path"; }
+  template <class O> static std::string_view arg_usage(const op_table::Nice<O>&) { return "N"; }
+  template <class O> static std::string_view arg_usage(const op_table::Cpus<O>&) { return "CPULIST"; }
+  template <class O> static std::string_view arg_usage(const op_table::Cpu<O>&) { return "N"; }
+  template <class O> static std::string_view arg_usage(const op_table::Span<O>&) { return "<duration>"; }
+  template <class O> static std::string arg_usage(const op_table::Word<O>& a) {
+    return std::string(a.off) + "|" + std::string(a.on);
+  }
+  template <class O> void arg(O& o, const op_table::Task<O>& a, const Token& t, std::string_view, PendingOp& p) {
+    p.task = here(t.col);
+    o.*a.field = name(t, "task");
+  }
+  template <class O> void arg(O& o, const op_table::AnyGroup<O>& a, const Token& t, std::string_view, PendingOp& p) {
+    p.group = here(t.col);
+    o.*a.field = group_path(t.text, t.col, true);
+  }
+  template <class O> void arg(O& o, const op_table::LeafGroup<O>& a, const Token& t, std::string_view, PendingOp& p) {
+    if (t.text == "/") fail(t.col, "the root group '/' cannot be destroyed");
+    p.group = here(t.col);
+    o.*a.field = group_path(t.text, t.col, false);
+  }
+  template <class O> void arg(O& o, const op_table::Nice<O>& a, const Token& t, std::string_view, PendingOp&) {
+    o.*a.field = nice_value(t.text, t.col);
+  }
+  template <class O> void arg(O& o, const op_table::Cpus<O>& a, const Token& t, std::string_view, PendingOp&) {
+    o.*a.field = cpu_list(t.text, t.col);
+  }
+  template <class O> void arg(O& o, const op_table::Cpu<O>& a, const Token& t, std::string_view, PendingOp&) {
+    o.*a.field = static_cast<unsigned>(number(t.text, t.col, "CPU", 0, kMaxCpus - 1));
+    cpu_uses_.push_back({here(t.col), o.*a.field});
+  }
+  template <class O> void arg(O& o, const op_table::Span<O>& a, const Token& t, std::string_view word, PendingOp& p) {
+    o.*a.field = duration(t.text, t.col, word);
+    p.value = here(t.col);
+  }
+  template <class O> void arg(O& o, const op_table::Word<O>& a, const Token& t, std::string_view word, PendingOp&) {
+    if (t.text != a.off && t.text != a.on)
+      fail(t.col, "unknown " + std::string(word) + " op " + quote(t.text) + " (expected " + std::string(a.off) +
+                      " or " + std::string(a.on) + ")");
+    o.*a.field = t.text == a.on;
+  }
+
+  // The Custom rows: a task's or a group's fields, and shares or weight.
+  void custom_op(op::Spawn& o, PendingOp& p) {
+    expect_some(3, "at <time> spawn NAME key=value ...");
+    SourceLoc at_loc;
+    o.task = task_spec(toks_[3], 4, nullptr, p.group, p.parent, at_loc);
+    p.task = here(toks_[3].col);
+  }
+  void custom_op(op::CreateGroup& o, PendingOp& p) {
+    o.group = group_spec(3);
+    p.group = here(toks_[3].col);
+    declare_group(toks_[3].col);
+  }
+  void custom_op(op::SetShares& o, PendingOp& p) {
+    const std::string_view kw = toks_[2].text;
+    expect_args(3, 2, "at <time> " + std::string(kw) + " /path N");
+    p.group = here(toks_[3].col);
+    o.group = group_path(toks_[3].text, toks_[3].col, false);
+    if (kw == "shares") {
+      o.shares = number(toks_[4].text, toks_[4].col, "shares", kFairMinShares, kFairMaxShares);
+    } else {
+      o.weight = static_cast<uint32_t>(number(toks_[4].text, toks_[4].col, "weight", kMinCgroupWeight, kMaxCgroupWeight));
+      o.shares = sched_weight_from_cgroup(*o.weight);
+    }
   }
 
   void st_run() {

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "overloaded.h"
+#include "op_table.h"
 #include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
@@ -44,33 +44,41 @@ std::string shares_text(const GroupSpec& g) {
   return g.weight ? "weight=" + std::to_string(*g.weight) : "shares=" + std::to_string(g.shares);
 }
 
-std::string cpu_op_text(const op::SetCpuOnline& o) {
-  return std::string(o.online ? "cpu online " : "cpu offline ") + std::to_string(o.cpu);
+// One argument of each kind (op_table.h) as written.
+template <class O> std::string arg_text(const O& o, const op_table::Task<O>& a) { return o.*a.field; }
+template <class O> std::string arg_text(const O& o, const op_table::AnyGroup<O>& a) { return o.*a.field; }
+template <class O> std::string arg_text(const O& o, const op_table::LeafGroup<O>& a) { return o.*a.field; }
+template <class O> std::string arg_text(const O& o, const op_table::Nice<O>& a) { return std::to_string(o.*a.field); }
+template <class O> std::string arg_text(const O& o, const op_table::Cpus<O>& a) { return format_cpu_list(o.*a.field); }
+template <class O> std::string arg_text(const O& o, const op_table::Cpu<O>& a) { return std::to_string(o.*a.field); }
+template <class O> std::string arg_text(const O& o, const op_table::Span<O>& a) { return format_duration(o.*a.field); }
+template <class O> std::string arg_text(const O& o, const op_table::Word<O>& a) {
+  return std::string(o.*a.field ? a.on : a.off);
 }
 
-std::string op_text(const Op& op) {
-  return std::visit(
-      [](const auto& o) -> std::string {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, op::Spawn>) return "spawn " + o.task.name + " " + task_fields(o.task);
-        else if constexpr (std::is_same_v<T, op::Exit>) return "exit " + o.task;
-        else if constexpr (std::is_same_v<T, op::Sleep>) return "sleep " + o.task;
-        else if constexpr (std::is_same_v<T, op::Wake>) return "wake " + o.task;
-        else if constexpr (std::is_same_v<T, op::SetNice>) return "nice " + o.task + " " + std::to_string(o.nice);
-        else if constexpr (std::is_same_v<T, op::SetAffinity>) return "affinity " + o.task + " " + format_cpu_list(o.cpus);
-        else if constexpr (std::is_same_v<T, op::CreateGroup>)
-          return "group " + o.group.path + " " + shares_text(o.group);
-        else if constexpr (std::is_same_v<T, op::SetShares>)
-          return (o.weight ? "weight " + o.group + " " + std::to_string(*o.weight)
-                           : "shares " + o.group + " " + std::to_string(o.shares));
-        else if constexpr (std::is_same_v<T, op::MoveTask>) return "move " + o.task + " " + o.group;
-        else if constexpr (std::is_same_v<T, op::Advance>) return "advance " + format_duration(o.by);
-        else if constexpr (std::is_same_v<T, op::DestroyGroup>) return "cgroup destroy " + o.group;
-        else if constexpr (std::is_same_v<T, op::Setsid>) return "setsid " + o.task;
-        else if constexpr (std::is_same_v<T, op::AutogroupNice>)
-          return "autogroup nice " + o.task + " " + std::to_string(o.nice);
-        else if constexpr (std::is_same_v<T, op::SetCpuOnline>) return cpu_op_text(o);
-        else static_assert(!sizeof(T), "print_scenario: a new Op needs a scenario-file form (model/scenario_print.cpp)");
+// The Custom rows; `brief`: a task's or group's name only.
+std::string custom_text(const op::Spawn& o, bool brief) {
+  return "spawn " + o.task.name + (brief ? "" : " " + task_fields(o.task));
+}
+std::string custom_text(const op::CreateGroup& o, bool brief) {
+  return "group " + o.group.path + (brief ? "" : " " + shares_text(o.group));
+}
+std::string custom_text(const op::SetShares& o, bool) {
+  return o.weight ? "weight " + o.group + " " + std::to_string(*o.weight)
+                  : "shares " + o.group + " " + std::to_string(o.shares);
+}
+
+// An op after `at <time>`, from its row: the words, then the arguments.
+std::string op_text(const Op& op, bool brief = false) {
+  return op_table::visit(
+      [&](const auto& row, const auto& o) -> std::string {
+        if constexpr (std::decay_t<decltype(row)>::custom) {
+          return custom_text(o, brief);
+        } else {
+          std::string s(row.words);
+          op_table::for_each_arg(row, [&](const auto& a) { s += " " + arg_text(o, a); });
+          return s;
+        }
       },
       op);
 }
@@ -117,24 +125,6 @@ std::string print_scenario(const Scenario& s) {
   return out;
 }
 
-std::string describe(const Op& op) {
-  return std::visit(Overloaded{
-                        [](const op::Spawn& o) { return "spawn " + o.task.name; },
-                        [](const op::Exit& o) { return "exit " + o.task; },
-                        [](const op::Sleep& o) { return "sleep " + o.task; },
-                        [](const op::Wake& o) { return "wake " + o.task; },
-                        [](const op::SetNice& o) { return "nice " + o.task + " " + std::to_string(o.nice); },
-                        [](const op::SetAffinity& o) { return "affinity " + o.task; },
-                        [](const op::CreateGroup& o) { return "group " + o.group.path; },
-                        [](const op::SetShares& o) { return "shares " + o.group + " " + std::to_string(o.shares); },
-                        [](const op::MoveTask& o) { return "move " + o.task + " " + o.group; },
-                        [](const op::Advance& o) { return "advance " + std::to_string(o.by) + "ns"; },
-                        [](const op::DestroyGroup& o) { return "cgroup destroy " + o.group; },
-                        [](const op::Setsid& o) { return "setsid " + o.task; },
-                        [](const op::AutogroupNice& o) { return "autogroup nice " + o.task + " " + std::to_string(o.nice); },
-                        [](const op::SetCpuOnline& o) { return cpu_op_text(o); },
-                    },
-                    op);
-}
+std::string describe(const Op& op) { return op_text(op, true); }
 
 }  // namespace cfsv

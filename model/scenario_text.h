@@ -51,7 +51,8 @@ std::variant<Expectation, ParseError> parse_expectation(std::string_view text, s
 // before use, values in range, known setting keys) it parses back equal;
 // writers of reproducers (RapidCheck, fuzz decoders) must build such scenarios.
 std::string print_scenario(const Scenario& s);
-// A one-line description of an op, for violation reports and traces ("spawn t0", ...).
+// An op as its scenario line writes it after `at <time>`, for rejections,
+// violation reports and traces; spawn and group without their fields ("spawn t0").
 std::string describe(const Op& op);
 
 // Largest unit the value reaches, exact decimal: 2250000 -> "2.25ms", 0 -> "0ns".

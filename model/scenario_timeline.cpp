@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "op_table.h"
+#include "overloaded.h"
 #include "scenario_parser.h"
 #include "scenario_text.h"
 #include "scenario_values.h"
@@ -35,38 +37,48 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
       fail_at(p.group, std::string(what) + quote(g) + std::string(of) + " does not exist" + at_text +
                            (it != create_of.end() ? " (created at " + when(it->second) + ")" : ""));
     };
-    std::visit(
-        [&](const auto& o) {
-          using T = std::decay_t<decltype(o)>;
-          if constexpr (std::is_same_v<T, op::Spawn>) {
-            if (const auto it = tasks.find(o.task.name); it != tasks.end())
-              fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
-                                  std::to_string(it->second.line) + ")");
-            if (!o.task.group.empty()) need_group(o.task.group);  // empty: the parent's
-            if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
-            tasks[o.task.name] = p.task;
-          } else if constexpr (std::is_same_v<T, op::CreateGroup>) {
-            if (const auto it = groups.find(o.group.path); it != groups.end())
-              fail_at(p.group, "group " + quote(o.group.path) + " already exists (line " +
-                                   std::to_string(it->second.line) + ")");
-            need_group(parent_path(o.group.path), "parent group ", " of " + quote(o.group.path));
-            groups[o.group.path] = p.group;
-          } else if constexpr (std::is_same_v<T, op::SetShares>) {
-            need_group(o.group);
-          } else if constexpr (std::is_same_v<T, op::MoveTask>) {
-            need_task(o.task, p.task);
-            need_group(o.group);
-          } else if constexpr (std::is_same_v<T, op::DestroyGroup>) {
-            // rmdir's EBUSY for child groups is known here; for live tasks
-            // only when the model runs (a rejected op, docs/scenario-format.md).
-            need_group(o.group);
-            const std::string below = o.group + "/";
-            if (const auto c = groups.lower_bound(below); c != groups.end() && c->first.starts_with(below))
-              fail_at(p.group, "group " + quote(o.group) + " has a child group " + quote(c->first) + at_text +
-                                   " (line " + std::to_string(c->second.line) + "); destroy it first");
-            groups.erase(o.group);
-          } else if constexpr (!std::is_same_v<T, op::Advance> && !std::is_same_v<T, op::SetCpuOnline>) {
-            need_task(o.task, p.task);
+    // The Custom rows (op_table.h) declare or name; the others name by their arguments.
+    auto check = Overloaded{
+        [&](const op::Spawn& o) {
+          if (const auto it = tasks.find(o.task.name); it != tasks.end())
+            fail_at(p.task, "duplicate task name " + quote(o.task.name) + " (first at line " +
+                                std::to_string(it->second.line) + ")");
+          if (!o.task.group.empty()) need_group(o.task.group);  // empty: the parent's
+          if (!o.task.parent.empty()) need_task(o.task.parent, p.parent);
+          tasks[o.task.name] = p.task;
+        },
+        [&](const op::CreateGroup& o) {
+          if (const auto it = groups.find(o.group.path); it != groups.end())
+            fail_at(p.group, "group " + quote(o.group.path) + " already exists (line " +
+                                 std::to_string(it->second.line) + ")");
+          need_group(parent_path(o.group.path), "parent group ", " of " + quote(o.group.path));
+          groups[o.group.path] = p.group;
+        },
+        [&](const op::SetShares& o) { need_group(o.group); },
+    };
+    op_table::visit(
+        [&](const auto& row, const auto& o) {
+          if constexpr (std::decay_t<decltype(row)>::custom) {
+            check(o);
+          } else {
+            op_table::for_each_arg(row, [&](const auto& a) {
+              constexpr op_table::Arg kind = std::decay_t<decltype(a)>::kind;
+              const auto& v = o.*a.field;
+              if constexpr (kind == op_table::Arg::task) {
+                need_task(v, p.task);
+              } else if constexpr (kind == op_table::Arg::any_group) {
+                need_group(v);
+              } else if constexpr (kind == op_table::Arg::leaf_group) {
+                // rmdir's EBUSY for child groups is known here; for live tasks
+                // only when the model runs (a rejected op, docs/scenario-format.md).
+                need_group(v);
+                const std::string below = v + "/";
+                if (const auto c = groups.lower_bound(below); c != groups.end() && c->first.starts_with(below))
+                  fail_at(p.group, "group " + quote(v) + " has a child group " + quote(c->first) + at_text +
+                                       " (line " + std::to_string(c->second.line) + "); destroy it first");
+                groups.erase(v);
+              }
+            });
           }
         },
         p.op.op);

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/op_table.h"
+#include "model/ops_decoder.h"
+#include "model/overloaded.h"
 #include "model/scenario_text.h"
 #include "properties/scenario_test_util.h"
 
@@ -448,44 +451,57 @@ rc::Gen<Scenario> any_scenario() {
     Nanos clock = 0;  // where the ops so far leave the simulation: no op before it
     for (std::size_t i = 0; i < times.size(); ++i) {
       times[i] = clock = std::max(times[i], clock);
-      const int kind = *rc::gen::inRange(0, tasks.empty() ? 4 : 16);
-      const std::string task = tasks.empty() ? "" : *rc::gen::elementOf(tasks);
-      Op o;
-      switch (kind) {
-        case 0: {
-          o = op::Spawn{any_task("s" + std::to_string(i), groups, nr_cpus, tasks)};
-          tasks.push_back("s" + std::to_string(i));
-          break;
-        }
-        case 1: o = op::CreateGroup{new_group("c" + std::to_string(i))}; break;
-        case 3: o = op::SetCpuOnline{*rc::gen::inRange(0u, nr_cpus), *rc::gen::arbitrary<bool>()}; break;
-        case 2: o = op::Advance{any_duration(0, kMaxScenarioTime - clock)}; break;
-        case 4: o = op::Exit{task}; break;
-        case 5: o = op::Sleep{task}; break;
-        case 6: o = op::Wake{task}; break;
-        case 7: o = op::SetNice{task, *rc::gen::inRange(-20, 20)}; break;
-        case 8: o = op::SetAffinity{task, any_cpus(nr_cpus)}; break;
-        case 9: o = op::MoveTask{task, *rc::gen::elementOf(groups)}; break;
-        case 10: o = op::Setsid{task}; break;
-        case 11: o = op::AutogroupNice{task, *rc::gen::inRange(-20, 20)}; break;
-        case 12: {  // the last group made has no child group; then it is gone
-          if (groups.size() == 1) {
-            o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
-            break;
-          }
-          o = op::DestroyGroup{groups.back()};
+      // An argument of each kind (model/op_table.h) over its whole range;
+      // false when none can be named here.
+      auto any_arg = [&](const auto& a, auto& v) {
+        using op_table::Arg;
+        constexpr Arg kind = std::decay_t<decltype(a)>::kind;
+        if constexpr (kind == Arg::task) {
+          if (tasks.empty()) return false;
+          v = *rc::gen::elementOf(tasks);
+        } else if constexpr (kind == Arg::any_group) {
+          v = *rc::gen::elementOf(groups);
+        } else if constexpr (kind == Arg::leaf_group) {  // the last group made has no child group; then it is gone
+          if (groups.size() == 1) return false;
+          v = groups.back();
           groups.pop_back();
-          break;
+        } else if constexpr (kind == Arg::nice) {
+          v = *rc::gen::inRange(-20, 20);
+        } else if constexpr (kind == Arg::cpus) {
+          v = any_cpus(nr_cpus);
+        } else if constexpr (kind == Arg::cpu) {
+          v = *rc::gen::inRange(0u, nr_cpus);
+        } else if constexpr (kind == Arg::span) {
+          v = any_duration(0, kMaxScenarioTime - clock);
+        } else {
+          v = *rc::gen::arbitrary<bool>();
         }
-        default: {
-          if (groups.size() == 1) {
-            o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
-            break;
-          }
-          const GroupSpec g = any_group(groups[*rc::gen::inRange<std::size_t>(1, groups.size())]);
-          o = op::SetShares{g.path, g.shares, g.weight};
-        }
-      }
+        return true;
+      };
+      Op o = default_op(*rc::gen::inRange<std::size_t>(0, std::variant_size_v<Op>));
+      const bool formed = op_table::visit(
+          Overloaded{
+              [&](const auto&, op::Spawn& sp) {
+                sp.task = any_task("s" + std::to_string(i), groups, nr_cpus, tasks);
+                tasks.push_back(sp.task.name);
+                return true;
+              },
+              [&](const auto&, op::CreateGroup& g) { return g.group = new_group("c" + std::to_string(i)), true; },
+              [&](const auto&, op::SetShares& sh) {
+                if (groups.size() == 1) return false;
+                const GroupSpec g = any_group(groups[*rc::gen::inRange<std::size_t>(1, groups.size())]);
+                sh = op::SetShares{g.path, g.shares, g.weight};
+                return true;
+              },
+              [&](const auto& row, auto& x) {
+                bool ok = true;
+                if constexpr (!std::decay_t<decltype(row)>::custom)
+                  op_table::for_each_arg(row, [&](const auto& a) { ok = ok && any_arg(a, x.*a.field); });
+                return ok;
+              },
+          },
+          o);
+      if (!formed) o = op::Advance{clock < kMaxScenarioTime ? 1u : 0u};  // not past the longest run
       if (const auto* a = std::get_if<op::Advance>(&o)) clock += a->by;
       s.ops.push_back({times[i], std::move(o), {}});
     }

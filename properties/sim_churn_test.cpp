@@ -214,7 +214,10 @@ TEST(Churn, RandomScenariosReuseSlotsWithoutChangingTheRun) {
     b.run();
     ASSERT_TRUE(a.checker()->ok()) << a.checker()->violations().front().to_string() << print_scenario(sc);
     ASSERT_TRUE(b.checker()->ok()) << print_scenario(sc);
-    expect_same_counters(a.counters(), b.counters());
+    {
+      SCOPED_TRACE(print_scenario(sc));
+      expect_same_counters(a.counters(), b.counters());
+    }
     Nanos busy = 0, cpu = 0;
     for (const CpuId c : a.rqs().ids()) busy += a.busy_ns(c);
     for (const TaskId t : a.tasks().ids()) {

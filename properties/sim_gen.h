@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "model/ops_decoder.h"
-#include "model/overloaded.h"
+#include "model/op_table.h"
 #include "model/scenario.h"
 #include "model/scenario_text.h"
 #include "properties/generators.h"
@@ -118,77 +118,64 @@ inline rc::Gen<Nanos> gen_advance() {
 }
 
 // Whether an op of the kind of `kind` (a default op of that kind) can be
-// formed at this point: it needs a task, a non-root group, or a group with
-// room below it.
-inline bool can_form(const Op& kind, const SimNames& m) {
-  const bool tasks = !m.tasks.empty();
-  return std::visit(Overloaded{
-                        [](const op::Spawn&) { return true; },
-                        [&](const op::Exit&) { return tasks; },
-                        [&](const op::Sleep&) { return tasks; },
-                        [&](const op::Wake&) { return tasks; },
-                        [&](const op::SetNice&) { return tasks; },
-                        [&](const op::SetAffinity&) { return tasks; },
-                        [&](const op::CreateGroup&) { return m.group_has_room(); },
-                        [&](const op::SetShares&) { return m.groups.size() > 1; },
-                        [&](const op::MoveTask&) { return tasks; },
-                        [](const op::Advance&) { return true; },
-                        [&](const op::DestroyGroup&) { return m.groups.size() > 1; },  // the last group is a leaf
-                        [&](const op::Setsid&) { return tasks; },
-                        [&](const op::AutogroupNice&) { return tasks; },
-                        [](const op::SetCpuOnline&) { return true; },
-                    },
-                    kind);
+// formed at this point (OpScope::can_form).
+inline bool can_form(const Op& kind, const SimNames& m) { return m.can_form(kind); }
+
+// An argument of each kind (model/op_table.h).
+template <class O> std::string gen_arg(const op_table::Task<O>&, const SimNames& m) {
+  return m.tasks[*properties::gen_uniform(0, m.tasks.size() - 1)];
+}
+template <class O> std::string gen_arg(const op_table::AnyGroup<O>&, const SimNames& m) {
+  return m.groups[*properties::gen_uniform(0, m.groups.size() - 1)].first;
+}
+template <class O> std::string gen_arg(const op_table::LeafGroup<O>&, const SimNames& m) {
+  std::vector<std::string> leaves;
+  for (const auto& g : m.groups)
+    if (m.is_leaf_group(g.first)) leaves.push_back(g.first);
+  return leaves[*properties::gen_uniform(0, leaves.size() - 1)];
+}
+template <class O> int gen_arg(const op_table::Nice<O>&, const SimNames&) { return *properties::gen_nice(); }
+template <class O> CpuMask gen_arg(const op_table::Cpus<O>&, const SimNames& m) { return *gen_affinity(m.nr_cpus); }
+template <class O> unsigned gen_arg(const op_table::Cpu<O>&, const SimNames& m) {
+  return static_cast<unsigned>(*properties::gen_uniform(0, m.nr_cpus - 1));
+}
+template <class O> Nanos gen_arg(const op_table::Span<O>&, const SimNames&) { return *gen_advance(); }
+template <class O> bool gen_arg(const op_table::Word<O>&, const SimNames&) { return *properties::gen_uniform(0, 1) == 1; }
+
+// The Custom rows.
+inline op::Spawn gen_custom(const op::Spawn&, const SimNames& m) {
+  return {*gen_task_spec(m, "t" + std::to_string(m.next_task))};
+}
+inline op::CreateGroup gen_custom(const op::CreateGroup&, const SimNames& m) { return {*gen_group_spec(m)}; }
+inline op::SetShares gen_custom(const op::SetShares&, const SimNames& m) {
+  const std::string g = m.groups[*properties::gen_uniform(1, m.groups.size() - 1)].first;
+  const auto [shares, weight] = *gen_shares();
+  return {g, shares, weight};
 }
 
 // An op of the kind of `kind`; can_form(kind, m) must hold.
 inline rc::Gen<Op> gen_op_of(const Op& kind, const SimNames& m) {
   return rc::gen::exec([kind, m]() -> Op {
-    auto task = [&] { return m.tasks[*properties::gen_uniform(0, m.tasks.size() - 1)]; };
-    auto group = [&](std::size_t first) { return m.groups[*properties::gen_uniform(first, m.groups.size() - 1)].first; };
-    return std::visit(Overloaded{
-                          [&](const op::Spawn&) -> Op {
-                            return op::Spawn{*gen_task_spec(m, "t" + std::to_string(m.next_task))};
-                          },
-                          [&](const op::Exit&) -> Op { return op::Exit{task()}; },
-                          [&](const op::Sleep&) -> Op { return op::Sleep{task()}; },
-                          [&](const op::Wake&) -> Op { return op::Wake{task()}; },
-                          [&](const op::SetNice&) -> Op { return op::SetNice{task(), *properties::gen_nice()}; },
-                          [&](const op::SetAffinity&) -> Op { return op::SetAffinity{task(), *gen_affinity(m.nr_cpus)}; },
-                          [&](const op::CreateGroup&) -> Op { return op::CreateGroup{*gen_group_spec(m)}; },
-                          [&](const op::SetShares&) -> Op {
-                            const std::string g = group(1);
-                            const auto [shares, weight] = *gen_shares();
-                            return op::SetShares{g, shares, weight};
-                          },
-                          [&](const op::MoveTask&) -> Op {
-                            const std::string t = task();
-                            return op::MoveTask{t, group(0)};
-                          },
-                          [&](const op::Advance&) -> Op { return op::Advance{*gen_advance()}; },
-                          [&](const op::DestroyGroup&) -> Op {
-                            std::vector<std::string> leaves;
-                            for (const auto& g : m.groups)
-                              if (m.is_leaf_group(g.first)) leaves.push_back(g.first);
-                            return op::DestroyGroup{*rc::gen::elementOf(leaves)};
-                          },
-                          [&](const op::Setsid&) -> Op { return op::Setsid{task()}; },
-                          [&](const op::AutogroupNice&) -> Op { return op::AutogroupNice{task(), *properties::gen_nice()}; },
-                          [&](const op::SetCpuOnline&) -> Op {
-                            const auto cpu = static_cast<unsigned>(*properties::gen_uniform(0, m.nr_cpus - 1));
-                            return op::SetCpuOnline{cpu, *rc::gen::arbitrary<bool>()};
-                          },
-                      },
-                      kind);
+    return op_table::visit(
+        [&](const auto& row, const auto& k) -> Op {
+          if constexpr (std::decay_t<decltype(row)>::custom) {
+            return gen_custom(k, m);
+          } else {
+            std::decay_t<decltype(k)> o{};
+            op_table::for_each_arg(row, [&](const auto& a) { o.*a.field = gen_arg(a, m); });
+            return o;
+          }
+        },
+        kind);
   });
 }
 
-// Any op that can be formed at this point, its kind weighed by kOpWeight.
+// Any op that can be formed at this point, its kind weighed by the op table.
 inline rc::Gen<Op> gen_op(const SimNames& m) {
   return rc::gen::exec([m] {
     std::vector<Op> kinds;
     for (std::size_t k = 0; k < std::variant_size_v<Op>; ++k)
-      if (const Op kind = default_op(k); can_form(kind, m)) kinds.insert(kinds.end(), kOpWeight[k], kind);
+      if (const Op kind = default_op(k); can_form(kind, m)) kinds.insert(kinds.end(), op_table::kWeights[k], kind);
     return *gen_op_of(*gen_pick(kinds), m);
   });
 }

@@ -56,7 +56,7 @@ TEST(SimRejectedOps, OneRuleForEveryOpListedWithLineTimeAndReason) {
   const std::string exited = "task 'once' has exited";
   const std::vector<std::tuple<unsigned, Nanos, std::string, std::string>> want = {
       {6, 5 * kMs, "wake once", exited},         {7, 5 * kMs, "sleep once", exited},
-      {8, 5 * kMs, "nice once 3", exited},       {9, 5 * kMs, "affinity once", exited},
+      {8, 5 * kMs, "nice once 3", exited},       {9, 5 * kMs, "affinity once 1", exited},
       {10, 5 * kMs, "move once /g", exited},     {11, 5 * kMs, "exit once", exited},
       {15, 8 * kMs, "wake busy", "task 'busy' has exited"},
   };

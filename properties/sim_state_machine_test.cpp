@@ -95,17 +95,6 @@ struct Driver {
   }
 };
 
-// The task an op names ("" for group ops and advance).
-struct NamedTask {
-  std::string operator()(const op::Spawn& o) const { return o.task.name; }
-  std::string operator()(const op::CreateGroup&) const { return ""; }
-  std::string operator()(const op::SetShares&) const { return ""; }
-  std::string operator()(const op::Advance&) const { return ""; }
-  std::string operator()(const op::DestroyGroup&) const { return ""; }
-  std::string operator()(const op::SetCpuOnline&) const { return ""; }
-  template <class O> std::string operator()(const O& o) const { return o.task; }
-};
-
 // Whether the scenario spawns `child` from a parent: then it exists only once
 // that parent has run to fork it (never, if the parent exited first).
 bool has_parent(const Scenario& sc, const std::string& child) {
@@ -157,7 +146,7 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     }
     if (r == ApplyResult::rejected) {
       const auto* sp = std::get_if<op::Spawn>(&op);
-      const std::string named = sp ? sp->task.parent : std::visit(NamedTask{}, op);
+      const std::string named = sp ? sp->task.parent : op_table::task_of(op);
       RC_ASSERT(!named.empty());
       const TaskId t = d.sim.task_index(named);
       const std::string why = t ? "task '" + named + "' has exited" : "no task '" + named + "'";

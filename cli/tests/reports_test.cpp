@@ -148,7 +148,7 @@ TEST(Reports, GroupTimeFollowsMembershipAndPhasesSplitAtEachOp) {
   EXPECT_EQ(std::stoull(b0[4]) + std::stoull(b0[5]) + std::stoull(b0[6]) + std::stoull(b0[7]), group["/web"]);
 
   const Output table = cfsv({"run", "--phases", source("examples/cgroup_v2.scn")});
-  for (const char* line : {"\nphase 1: 0ns .. 500ms\n", "\nphase 2: 500ms .. 600ms (line 17: shares /batch 4096)\n",
+  for (const char* line : {"\nphase 1: 0ns .. 500ms\n", "\nphase 2: 500ms .. 600ms (line 17: weight /batch 400)\n",
                            "\nphase 3: 600ms .. 800ms (line 18: spawn late)\n",
                            "\nphase 4: 800ms .. 1s (line 19: move b0 /web)\n", "\ngroup       cpu time    share\n"})
     EXPECT_NE(table.out.find(line), std::string::npos) << line << table.out;
