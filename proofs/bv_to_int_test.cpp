@@ -12,6 +12,7 @@
 #include "model/arith/pelt_tables.h"
 #include "proofs/bridge.h"
 #include "proofs/bv_to_int.h"
+#include "proofs/pelt_paths_test_util.h"
 #include "proofs/proofs_test_util.h"
 #include "proofs/sym_reader.h"
 #include "proofs/symbolic.h"
@@ -55,31 +56,9 @@ TEST(BvToInt, AgreesWithBitBlastingOnWrapsShiftsDivisionsAndExtracts) {
   EXPECT_EQ(find_int((x ^ y) == 1, kTimeoutMs).outcome, Outcome::unknown);
 }
 
-// The update claim's path number `k` (SymReader's order, as prove_pelt
-// follows it) and its negated statement.
-struct PeltPath {
-  PeltCase<Sym> c;
-  z3::expr domain, negated;
-};
-PeltPath path_of(const Claim& claim, int k) {
-  std::vector<uint64_t> path;
-  for (;; --k) {
-    SymReader reader(path, 2);
-    PeltCase<Sym> c = decode_pelt_case(reader, claim);
-    const std::optional<std::vector<uint64_t>> next = reader.next();
-    if (k == 0 || !next) return {c, reader.domain(), reader.domain() && !pelt_holds(claim, c).expr()};
-    path = *next;
-  }
-}
 // The last path of pelt-util/bounded-1025 (v5.15): a running queued entity,
 // every sum at its bound, an update within 4 periods (5 table entries).
 constexpr int kBusyTick = 7;
-
-const EntryQuery& entry(const std::vector<EntryQuery>& split, std::size_t k) {
-  for (const EntryQuery& q : split)
-    if (q.entries == std::vector<uint64_t>{pelt_tables().yN_inv[k]}) return q;
-  throw std::runtime_error("no query for yN_inv[" + std::to_string(k) + "]");
-}
 
 TEST(BvToInt, ProvesABusyTickEntryQueryOfTheUtilClaimWithItsProductsAndDivisionLinear) {
   z3::context ctx;

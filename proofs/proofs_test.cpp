@@ -23,6 +23,7 @@
 #include "proofs/bridge.h"
 #include "proofs/calc_delta_proofs.h"
 #include "proofs/claim_checks.h"
+#include "proofs/pelt_paths_test_util.h"
 #include "proofs/product_lemmas.h"
 #include "proofs/sym_reader.h"
 #include "proofs/table_entries.h"
@@ -308,29 +309,10 @@ TEST(PeltProofs, DecayClaimsAreProvedWithTheLemmasAndTheUpdateClaimsSampledBelow
   EXPECT_NE(u.detail.find("tried only at --budget long"), std::string::npos) << u.detail;
 }
 
-// An update claim's first path (SymReader's first choices: era, then each
-// two-valued range), as prove_pelt states it.
-struct PeltPath {
-  PeltCase<Sym> c;
-  z3::expr domain, negated;
-};
-PeltPath first_path(const Claim& claim) {
-  SymReader reader({}, 2);
-  PeltCase<Sym> c = decode_pelt_case(reader, claim);
-  return {c, reader.domain(), reader.domain() && !pelt_holds(claim, c).expr()};
-}
-
-// The query of `split` whose only multiplier is runnable_avg_yN_inv[k].
-const EntryQuery& entry(const std::vector<EntryQuery>& split, std::size_t k) {
-  for (const EntryQuery& q : split)
-    if (q.entries == std::vector<uint64_t>{pelt_tables().yN_inv[k]}) return q;
-  throw std::runtime_error("no query for yN_inv[" + std::to_string(k) + "]");
-}
-
 TEST(PeltProofs, AV515UpdatePathSplitsIntoOneQueryPerTableEntryAndAnEntryIsProvedExactly) {
   z3::context ctx;
   ContextScope scope(ctx);
-  const PeltPath p = first_path(claim("pelt-util/bounded-1025"));
+  const PeltPath p = path_of(claim("pelt-util/bounded-1025"));
   EXPECT_EQ(product_multipliers(p.negated).size(), 1u);  // every decay_load of the update crosses the same periods
   const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
   ASSERT_TRUE(split.has_value());
@@ -347,7 +329,7 @@ TEST(PeltProofs, AV515UpdatePathSplitsIntoOneQueryPerTableEntryAndAnEntryIsProve
 TEST(PeltProofs, AnEntryQuerySplitsOnItsHalvingsIntoOneQueryPerShiftEachWithoutASymbolicShift) {
   z3::context ctx;
   ContextScope scope(ctx);
-  const PeltPath p = first_path(claim("pelt-util/bounded-1025"));
+  const PeltPath p = path_of(claim("pelt-util/bounded-1025"));
   const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
   ASSERT_TRUE(split.has_value());
   // yN_inv[0]: n = 0, 32, ..., 2016 (0 to 63 halvings), or beyond 2016 (m = 0: none).
@@ -378,7 +360,7 @@ TEST(PeltProofs, AnEntryQueryRefutesABoundBelowTheTruthWithACaseTheUint64ModelFa
   ContextScope scope(ctx);
   Claim weaker = claim("pelt-util/bounded-1025");
   weaker.domain.pelt.util_limit = 1000;  // a task's util_avg decays from ~1024 by 2% a period
-  const PeltPath p = first_path(weaker);
+  const PeltPath p = path_of(weaker);
   const std::optional<std::vector<EntryQuery>> split = entry_queries(p.negated, p.domain, kTimeoutMs, 100);
   ASSERT_TRUE(split.has_value());
   const BridgeResult r = find(entry(*split, 1).query, kTimeoutMs);

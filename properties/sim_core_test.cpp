@@ -4,13 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <memory_resource>
-#include <sstream>
 
 #include "model/arith/fair_math.h"
 #include "model/deterministic_random.h"
 #include "model/invariants.h"
 #include "model/sim.h"
-#include "model/trace.h"
 #include "model/arith/weights.h"
 #include "properties/sim_test_util.h"
 
@@ -283,17 +281,7 @@ TEST(SimCore, SameScenarioSameTrace) {
             {50 * kMs, op::SetNice{"t4", -10}, {}},
             {60 * kMs, op::SetShares{"/a", 4096}, {}}};
   sc.duration = 200 * kMs;
-  auto run = [&] {
-    std::ostringstream perf, perfetto;
-    PerfScriptWriter w(perf, "perf");
-    PerfettoWriter p(perfetto, "perfetto");
-    SinkTee sinks{&w, &p};
-    Sim sim(sc, SimOptions{.sink = &sinks});
-    sim.run();
-    p.finish(sim.sched(), sim.now());
-    return perf.str() + perfetto.str();
-  };
-  const std::string a = run(), b = run();
+  const std::string a = simtest::traces(sc), b = simtest::traces(sc);
   EXPECT_GT(a.size(), 10'000u);
   EXPECT_EQ(a, b);
 }

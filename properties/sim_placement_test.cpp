@@ -17,6 +17,7 @@
 #include "model/trace.h"
 #include "properties/scenario_test_util.h"
 #include "properties/sim_gen.h"
+#include "properties/sim_test_util.h"
 
 namespace cfsv {
 namespace {
@@ -177,17 +178,7 @@ TEST(Placement, WakeAffineIdleThenWeight) {
   EXPECT_EQ(wake_affine(s, mc, p, CpuId(3), CpuId(2)), CpuId(3));
 }
 
-// Everything a run shows: perf lines, Perfetto JSON, the end state's counters.
-std::string traces(const Scenario& s) {
-  std::ostringstream perf, json;
-  PerfScriptWriter w(perf, "perf");
-  PerfettoWriter p(json, "perfetto");
-  SinkTee sinks{&w, &p};
-  Sim sim(s, SimOptions{.sink = &sinks});
-  sim.run();
-  p.finish(sim.sched(), sim.now());
-  return perf.str() + json.str() + std::to_string(sim.counters().migrations);
-}
+using simtest::traces;
 
 Scenario with_placement(const Scenario& s, bool on) { return with_overrides(s, {{Feature::kernel_placement, on}}); }
 

@@ -16,6 +16,7 @@
 #include "model/trace.h"
 #include "model/arith/weights.h"
 #include "properties/sim_gen.h"
+#include "properties/sim_test_util.h"
 
 namespace cfsv {
 namespace {
@@ -114,18 +115,7 @@ RC_GTEST_PROP(SimProperties, GroupsOnOneCpuGetCpuTimeByShares, ()) {
   RC_ASSERT(sum == kFairRun);
 }
 
-// Everything a run shows: perf lines and Perfetto JSON (the ops' file lines
-// left out: a scenario built in C++ has none).
-std::string traces(const Scenario& s) {
-  std::ostringstream perf, json;
-  PerfScriptWriter w(perf, "perf");
-  PerfettoWriter p(json, "perfetto");
-  SinkTee sinks{&w, &p};
-  Sim sim(s, SimOptions{.sink = &sinks});
-  sim.run();
-  p.finish(sim.sched(), sim.now());
-  return perf.str() + "\n" + std::regex_replace(json.str(), std::regex("\"line\":[0-9]+"), "\"line\":_");
-}
+using simtest::traces;
 
 // The same scenario gives byte-identical traces, and so does the scenario
 // printed and parsed back (what a reproducer file replays).

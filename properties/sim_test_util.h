@@ -1,9 +1,12 @@
 // Helpers shared by the properties/sim_*_test.cpp tests: scenarios built in C++.
 #pragma once
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "model/scenario.h"
 #include "model/sim.h"
+#include "model/trace.h"
 
 namespace cfsv::simtest {
 
@@ -21,6 +24,20 @@ inline TaskSpec task(std::string name, int nice = 0, std::string group = "/", Be
   t.group = std::move(group);
   t.behaviour = b;
   return t;
+}
+
+// Everything a run shows: perf lines, Perfetto JSON (the ops' file lines left
+// out: a scenario built in C++ has none) and its migrations.
+inline std::string traces(const Scenario& s) {
+  std::ostringstream perf, json;
+  PerfScriptWriter w(perf, "perf");
+  PerfettoWriter p(json, "perfetto");
+  SinkTee sinks{&w, &p};
+  Sim sim(s, SimOptions{.sink = &sinks});
+  sim.run();
+  p.finish(sim.sched(), sim.now());
+  return perf.str() + "\n" + std::regex_replace(json.str(), std::regex("\"line\":[0-9]+"), "\"line\":_") + "\n" +
+         std::to_string(sim.counters().migrations);
 }
 
 inline CpuMask cpus(std::initializer_list<unsigned> l) {
