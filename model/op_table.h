@@ -25,17 +25,22 @@ namespace cfsv::op_table {
 // The kinds of argument, each bound to the field of its op that it fills,
 // one token each.
 enum class Arg { task, any_group, leaf_group, nice, cpus, cpu, span, word };
-template <class O> struct Task { static constexpr Arg kind = Arg::task; std::string O::*field; };  // a task that exists at the op's time
-template <class O> struct AnyGroup { static constexpr Arg kind = Arg::any_group; std::string O::*field; };  // a group that exists, '/' too
-template <class O> struct LeafGroup {  // a group with no child group, not '/'; the op removes it
-  static constexpr Arg kind = Arg::leaf_group;
-  std::string O::*field;
-};
-template <class O> struct Nice { static constexpr Arg kind = Arg::nice; int O::*field; };  // -20..19
-template <class O> struct Cpus { static constexpr Arg kind = Arg::cpus; CpuMask O::*field; };  // a cpulist within the topology, or all
-template <class O> struct Cpu { static constexpr Arg kind = Arg::cpu; unsigned O::*field; };  // a CPU of the topology
-template <class O> struct Span { static constexpr Arg kind = Arg::span; Nanos O::*field; };  // a duration
-template <class O> struct Word {  // one of two words: false, true
+// A task that exists at the op's time.
+template <class O> struct Task { static constexpr Arg kind = Arg::task; std::string O::*field; };
+// A group that exists at the op's time, '/' too.
+template <class O> struct AnyGroup { static constexpr Arg kind = Arg::any_group; std::string O::*field; };
+// A group with no child group, not '/'; the op removes it.
+template <class O> struct LeafGroup { static constexpr Arg kind = Arg::leaf_group; std::string O::*field; };
+// A nice value, -20..19.
+template <class O> struct Nice { static constexpr Arg kind = Arg::nice; int O::*field; };
+// A cpulist within the topology, or `all`.
+template <class O> struct Cpus { static constexpr Arg kind = Arg::cpus; CpuMask O::*field; };
+// A CPU of the topology.
+template <class O> struct Cpu { static constexpr Arg kind = Arg::cpu; unsigned O::*field; };
+// A duration.
+template <class O> struct Span { static constexpr Arg kind = Arg::span; Nanos O::*field; };
+// One of two words: `off` false, `on` true.
+template <class O> struct Word {
   static constexpr Arg kind = Arg::word;
   bool O::*field;
   std::string_view off, on;
@@ -108,6 +113,22 @@ template <class R, class F> constexpr void for_each_arg(const R& r, F&& f) {
 template <class F, class V> decltype(auto) visit(F&& f, V&& op) {
   return std::visit([&](auto& o) -> decltype(auto) { return f(row_of<std::decay_t<decltype(o)>>(), o); },
                     std::forward<V>(op));
+}
+
+// An argument's placeholder in an op's form.
+template <class A> std::string placeholder(const A& a) {
+  if constexpr (A::kind == Arg::word) {
+    return std::string(a.off) + "|" + std::string(a.on);
+  } else {
+    constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
+    return std::string(kNames[static_cast<int>(A::kind)]);
+  }
+}
+// A row's form after `at <time>`: "nice TASK N", "cpu offline|online N" (not for Custom rows).
+template <class R> std::string usage(const R& row) {
+  std::string s(row.words);
+  for_each_arg(row, [&](const auto& a) { s += " " + placeholder(a); });
+  return s;
 }
 
 // The generators' weights, in Op's order.

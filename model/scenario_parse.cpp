@@ -378,8 +378,7 @@ class Parser {
     if constexpr (R::custom) {
       custom_op(o, p);
     } else {
-      std::string usage = "at <time> " + std::string(row.words);
-      op_table::for_each_arg(row, [&](const auto& a) { usage += " " + std::string(arg_usage(a)); });
+      const std::string usage = "at <time> " + op_table::usage(row);
       const std::vector<std::string_view> words = split(row.words, ' ');
       std::size_t i = 3;
       for (; i < 2 + words.size(); ++i) {
@@ -407,18 +406,8 @@ class Parser {
     }
   }
 
-  // One argument of each kind (op_table.h): its usage, and its token into the op.
-  // `word` is the op's last word, naming it in errors.
-  template <class O> static std::string_view arg_usage(const op_table::Task<O>&) { return "TASK"; }
-  template <class O> static std::string_view arg_usage(const op_table::AnyGroup<O>&) { return "/path"; }
-  template <class O> static std::string_view arg_usage(const op_table::LeafGroup<O>&) { return "/path"; }
-  template <class O> static std::string_view arg_usage(const op_table::Nice<O>&) { return "N"; }
-  template <class O> static std::string_view arg_usage(const op_table::Cpus<O>&) { return "CPULIST"; }
-  template <class O> static std::string_view arg_usage(const op_table::Cpu<O>&) { return "N"; }
-  template <class O> static std::string_view arg_usage(const op_table::Span<O>&) { return "<duration>"; }
-  template <class O> static std::string arg_usage(const op_table::Word<O>& a) {
-    return std::string(a.off) + "|" + std::string(a.on);
-  }
+  // One argument of each kind (op_table.h), its token into the op; `word`
+  // is the op's last word, naming it in errors.
   template <class O> void arg(O& o, const op_table::Task<O>& a, const Token& t, std::string_view, PendingOp& p) {
     p.task = here(t.col);
     o.*a.field = name(t, "task");

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "model/op_table.h"
 #include "model/ops_decoder.h"
@@ -542,6 +543,43 @@ RC_GTEST_PROP(ScenarioRoundTrip, MutatedFilesFailCleanly, ()) {
     const Scenario& s = std::get<Scenario>(r);
     RC_ASSERT(parse_ok(print_scenario(s)) == s);
   }
+}
+
+}  // namespace
+}  // namespace cfsv
+
+namespace cfsv {
+namespace {
+
+// Each op of the table (model/op_table.h) has its row in the op table of
+// docs/scenario-format.md, in the form the parser's errors give
+// ("nice TASK N"); an op with a form of its own, by its first words.
+TEST(OpTable, EveryOpIsDocumentedInTheFormTheParserGives) {
+  std::ifstream in(std::string(CFSV_REGRESSIONS_DIR) + "/../docs/scenario-format.md");
+  ASSERT_TRUE(in);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string doc = buf.str();
+  auto cell = [](std::string_view form) {  // a Markdown table cell's code: '|' escaped
+    std::string c = "| `";
+    for (char ch : form) c += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    return c;
+  };
+  std::size_t rows = 0;
+  op_table::any_row([&](const auto& row) {
+    ++rows;
+    if constexpr (std::decay_t<decltype(row)>::custom) {
+      for (std::string_view w = row.words; !w.empty();) {
+        const std::size_t bar = std::min(w.find('|'), w.size());
+        EXPECT_NE(doc.find(cell(w.substr(0, bar)) + " "), std::string::npos) << w.substr(0, bar);
+        w.remove_prefix(std::min(bar + 1, w.size()));
+      }
+    } else {
+      EXPECT_NE(doc.find(cell(op_table::usage(row)) + "` |"), std::string::npos) << op_table::usage(row);
+    }
+    return false;
+  });
+  EXPECT_EQ(rows, std::variant_size_v<Op>);
 }
 
 }  // namespace
