@@ -281,14 +281,26 @@ void clear_buddies(Sched& s, CfsRqId cq, EntityId sei) {
 }
 
 // pick_next_entity (kernel/sched/fair.c v3.10: leftmost; v3.15+: the
-// still-queued curr competes with the leftmost), then the next and last buddies
-// when they are within wakeup_gran of it. No skip buddy (no yield op yet).
+// still-queued curr competes with the leftmost); not the skip buddy (a task
+// that yielded) when the entity after it is within wakeup_gran of it; then
+// the next and last buddies when they are within wakeup_gran of the leftmost.
 // v3.10..v5.4 clear the picked entity's buddies here; v5.15 in set_next_entity.
 EntityId pick_next_entity(Sched& s, CfsRqId cq, EntityId curr) {
   CfsRq& c = s.cfs[cq];
   EntityId left = c.first();
   if (!left || (curr && vruntime_before(s.se[curr].vruntime, s.se[left].vruntime))) left = curr;
   EntityId se = left;
+  if (c.skip && c.skip == se) {
+    EntityId second;
+    if (se == curr) {
+      second = c.first();
+    } else {
+      const auto next = std::next(s.se[se].node);  // __pick_next_entity
+      second = next == c.timeline.end() ? EntityId{} : next->se;
+      if (!second || (curr && vruntime_before(s.se[curr].vruntime, s.se[second].vruntime))) second = curr;
+    }
+    if (second && wakeup_preempt_entity(s, second, left) < 1) se = second;
+  }
   if (c.next && wakeup_preempt_entity(s, c.next, left) < 1) se = c.next;
   else if (c.last && wakeup_preempt_entity(s, c.last, left) < 1) se = c.last;
   if (s.sink) note_pick(s, cq, se, left, curr);
@@ -562,6 +574,18 @@ void prio_changed_fair(Sched& s, TaskId task, int old_nice) {
   } else {
     check_preempt_curr(s, t.cpu, task, 0);
   }
+}
+
+// yield_task_fair (kernel/sched/fair.c v3.10, v5.15): with another task on
+// the rq, the running task's buddies are cleared, its runtime accounted, and
+// it becomes the skip buddy of each cfs_rq up its hierarchy (set_skip_buddy).
+void yield_task_fair(Sched& s, CpuId cpu) {
+  if (rq_nr_running(s, cpu) == 1) return;
+  const EntityId se = s.tasks[s.rq[cpu].curr].se;
+  const CfsRqId cq = s.se[se].cfs_rq;
+  clear_buddies(s, cq, se);
+  update_curr(s, cq);
+  for (EntityId x = se; x; x = s.se[x].parent) s.cfs[s.se[x].cfs_rq].skip = x;
 }
 
 }  // namespace cfsv

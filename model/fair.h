@@ -15,6 +15,7 @@ TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev);  // kIdle when not
 void put_prev_task_fair(Sched& s, TaskId task);
 void set_next_task_fair(Sched& s, TaskId task);
 void task_tick_fair(Sched& s, CpuId cpu);
+void yield_task_fair(Sched& s, CpuId cpu);  // the running task yields (sched_yield)
 // cq: the forking task's cfs_rq (task_cfs_rq(current)).
 void task_fork_fair(Sched& s, TaskId task, CfsRqId cq);
 // After set_user_nice changed a queued task's nice from old_nice.

@@ -83,6 +83,7 @@ inline constexpr auto kRows = std::tuple{
     row<op::AutogroupNice>("autogroup nice", 1, Task{&op::AutogroupNice::task}, Nice{&op::AutogroupNice::nice}),
     row<op::SetCpuOnline>("cpu", 1, Word{&op::SetCpuOnline::online, "offline", "online"},
                           Cpu{&op::SetCpuOnline::cpu}),
+    row<op::Yield>("yield", 1, Task{&op::Yield::task}),
 };
 
 inline constexpr std::size_t kKinds = std::tuple_size_v<std::remove_const_t<decltype(kRows)>>;

@@ -134,10 +134,13 @@ struct Setsid { std::string task; bool operator==(const Setsid&) const = default
 struct AutogroupNice { std::string task; int nice = 0; bool operator==(const AutogroupNice&) const = default; };
 // `cpu offline N` / `cpu online N`: a write to /sys/devices/system/cpu/cpuN/online (model/hotplug.h).
 struct SetCpuOnline { unsigned cpu = 0; bool online = true; bool operator==(const SetCpuOnline&) const = default; };
+// `yield TASK`: the task calls sched_yield(2) (do_sched_yield).
+struct Yield { std::string task; bool operator==(const Yield&) const = default; };
 }  // namespace op
 // New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
-                        op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline>;
+                        op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline,
+                        op::Yield>;
 
 struct TimedOp {
   Nanos at = 0;

@@ -249,6 +249,21 @@ struct Sim::OpHandler {
     sim.set_cpu_online(cpu, o.online);
     return applied;
   }
+  // sched_yield(2): do_sched_yield (kernel/sched/core.c v5.15) calls the
+  // class's yield_task, then schedule(). The task calls it, so a waiting task
+  // does when it next runs; a sleeping one cannot, and nothing happens.
+  R operator()(const op::Yield& o) {
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    Task& k = s.tasks[t];
+    if (task_on_rq_queued(k) && !acts_now(k)) return k.deferred.push_back(o), applied;
+    if (k.state == TaskState::running) {
+      yield_task_fair(s, k.cpu);
+      resched_curr(s, k.cpu);
+    }
+    return applied;
+  }
   R operator()(const op::Advance& o) {
     sim.run_until(o.by > UINT64_MAX - s.now ? UINT64_MAX : s.now + o.by);
     return applied;
