@@ -362,9 +362,9 @@ class Parser {
     std::string known;  // the rows' first words, for the error
     const bool found = op_table::any_row([&](const auto& row) {
       const std::string_view first = row.words.substr(0, row.words.find(' '));
-      for (std::string_view w : split(first, '|')) {
-        known += (known.empty() ? "" : ", ") + std::string(w);
-        if (w == toks_[2].text) return at_op(row, p), true;
+      for (const Token& w : split(first, 0, '|')) {
+        known += (known.empty() ? "" : ", ") + std::string(w.text);
+        if (w.text == toks_[2].text) return at_op(row, p), true;
       }
       return false;
     });
@@ -379,33 +379,23 @@ class Parser {
       custom_op(o, p);
     } else {
       const std::string usage = "at <time> " + op_table::usage(row);
-      const std::vector<std::string_view> words = split(row.words, ' ');
+      const std::vector<Token> words = tokenize(row.words);
       std::size_t i = 3;
       for (; i < 2 + words.size(); ++i) {
         expect_some(i, usage);
-        if (toks_[i].text != words[i - 2])
-          fail(toks_[i].col, "unknown " + std::string(words[i - 3]) + " op " + quote(toks_[i].text) + " (expected " +
-                                 std::string(words[i - 2]) + ")");
+        if (toks_[i].text != words[i - 2].text)
+          fail(toks_[i].col, "unknown " + std::string(words[i - 3].text) + " op " + quote(toks_[i].text) +
+                                 " (expected " + std::string(words[i - 2].text) + ")");
       }
       op_table::for_each_arg(row, [&](const auto& a) {
         expect_some(i, usage);
-        arg(o, a, toks_[i], words.back(), p);
+        arg(o, a, toks_[i], words.back().text, p);
         ++i;
       });
       expect_args(3, i - 3, usage);
     }
     p.op.op = std::move(o);
   }
-  static std::vector<std::string_view> split(std::string_view s, char sep) {
-    std::vector<std::string_view> parts;
-    for (std::size_t i = 0;; ) {
-      const std::size_t j = std::min(s.find(sep, i), s.size());
-      parts.push_back(s.substr(i, j - i));
-      if (j == s.size()) return parts;
-      i = j + 1;
-    }
-  }
-
   // One argument of each kind (op_table.h), its token into the op; `word`
   // is the op's last word, naming it in errors.
   template <class O> void arg(O& o, const op_table::Task<O>& a, const Token& t, std::string_view, PendingOp& p) {

@@ -28,6 +28,8 @@ struct Token {
 };
 // A line's tokens: runs of non-space characters, up to a '#'.
 std::vector<Token> tokenize(std::string_view line);
+// text cut at each sep, every piece with its column (text starts at col).
+std::vector<Token> split(std::string_view text, unsigned col, char sep);
 
 struct KeyValue {
   std::string_view key, value;

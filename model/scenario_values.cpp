@@ -47,6 +47,16 @@ std::string quote(std::string_view s) {
   return q + "'";
 }
 
+std::vector<Token> split(std::string_view text, unsigned col, char sep) {
+  std::vector<Token> out;
+  for (std::size_t i = 0;;) {
+    const std::size_t j = std::min(text.find(sep, i), text.size());
+    out.push_back({text.substr(i, j - i), col + static_cast<unsigned>(i)});
+    if (j == text.size()) return out;
+    i = j + 1;
+  }
+}
+
 std::vector<Token> tokenize(std::string_view line) {
   if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
   std::vector<Token> toks;

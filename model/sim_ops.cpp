@@ -72,6 +72,16 @@ struct Sim::OpHandler {
   // A task acts only while it runs, after the ops that waited for it to run:
   // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
   static bool acts_now(const Task& t) { return t.state == TaskState::running && t.deferred.empty(); }
+  // The live task an op that the task itself makes (exit, sleep, setsid,
+  // sched_yield) names, unless it waits on a runqueue: then the op waits for
+  // its next run, and none is returned with *r applied.
+  TaskId caller(const std::string& name, const Op& o, R* r) {
+    const TaskId t = live_task(name, r);
+    if (!t || !task_on_rq_queued(s.tasks[t]) || acts_now(s.tasks[t])) return t;
+    s.tasks[t].deferred.push_back(o);
+    *r = applied;
+    return {};
+  }
 
   R operator()(const op::Spawn& o) {
     const TaskSpec& spec = o.task;
@@ -117,18 +127,16 @@ struct Sim::OpHandler {
   }
   R operator()(const op::Exit& o) {
     R r{};
-    const TaskId t = live_task(o.task, &r);
+    const TaskId t = caller(o.task, o, &r);
     if (!t) return r;
-    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
-    else do_exit(s, t);
+    do_exit(s, t);
     return applied;
   }
   R operator()(const op::Sleep& o) {
     R r{};
-    const TaskId t = live_task(o.task, &r);
+    const TaskId t = caller(o.task, o, &r);
     if (!t) return r;
-    if (task_on_rq_queued(s.tasks[t]) && !acts_now(s.tasks[t])) s.tasks[t].deferred.push_back(o);
-    else if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
+    if (s.tasks[t].state == TaskState::running) block_task(s, t, TaskState::sleeping);
     return applied;
   }
   // A sleeping task wakes; a waiting one whose sleep is still to come stays
@@ -215,10 +223,9 @@ struct Sim::OpHandler {
   // session; the task calls it, so a waiting task does when it next runs.
   R operator()(const op::Setsid& o) {
     R r{};
-    const TaskId t = live_task(o.task, &r);
+    const TaskId t = caller(o.task, o, &r);
     if (!t) return r;
     Task& k = s.tasks[t];
-    if (task_on_rq_queued(k) && !acts_now(k)) return k.deferred.push_back(o), applied;
     if (k.session_leader) return sim.reject("task '" + o.task + "' already leads a session (EPERM)");
     if (s.features[Feature::sched_autogroup] &&
         (s.tg.size() >= kMaxGroups || (s.tg.size() + 1) * s.nr_cpus() > kMaxGroupEntities))
@@ -254,11 +261,9 @@ struct Sim::OpHandler {
   // does when it next runs; a sleeping one cannot, and nothing happens.
   R operator()(const op::Yield& o) {
     R r{};
-    const TaskId t = live_task(o.task, &r);
+    const TaskId t = caller(o.task, o, &r);
     if (!t) return r;
-    Task& k = s.tasks[t];
-    if (task_on_rq_queued(k) && !acts_now(k)) return k.deferred.push_back(o), applied;
-    if (k.state == TaskState::running) {
+    if (const Task& k = s.tasks[t]; k.state == TaskState::running) {
       yield_task_fair(s, k.cpu);
       resched_curr(s, k.cpu);
     }

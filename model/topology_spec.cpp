@@ -19,17 +19,6 @@ constexpr unsigned kLocalDistance = 10, kMaxDistance = 255;  // LOCAL_DISTANCE; 
 constexpr unsigned kCapacityScale = 1024;                      // SCHED_CAPACITY_SCALE
 constexpr unsigned kMaxAsymPriority = 1'000'000;  // arch_asym_cpu_priority is an int; x86's ITMT values are small
 
-// Splits text at sep; each piece with its column (text starts at col).
-std::vector<Token> split(std::string_view text, unsigned col, char sep) {
-  std::vector<Token> out;
-  for (std::size_t i = 0;;) {
-    const std::size_t j = std::min(text.find(sep, i), text.size());
-    out.push_back({text.substr(i, j - i), col + static_cast<unsigned>(i)});
-    if (j == text.size()) return out;
-    i = j + 1;
-  }
-}
-
 class TopologyArgs {
  public:
   explicit TopologyArgs(unsigned line) : line_(line) {}
