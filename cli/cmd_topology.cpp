@@ -113,7 +113,7 @@ int cmd_topology(int argc, char** argv) {
   const FeatureSet fs = (pr ? *pr : default_profile()).features.with(features);
   const CpuMask machine = first_cpus(t.nr_cpus());
   if ((offline & ~machine).any())
-    return p.error("--offline: CPU " + std::to_string((offline & ~machine)._Find_first()) + " is not in the topology");
+    return p.error("--offline: CPU " + std::to_string(cpumask_first(offline & ~machine).v) + " is not in the topology");
   if ((machine & ~offline).none()) return p.error("--offline: every CPU; at least one stays online");
   const SchedTopology st = build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction],
                                                 machine & ~offline,

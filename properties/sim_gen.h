@@ -117,10 +117,6 @@ inline rc::Gen<Nanos> gen_advance() {
   });
 }
 
-// Whether an op of the kind of `kind` (a default op of that kind) can be
-// formed at this point (OpScope::can_form).
-inline bool can_form(const Op& kind, const SimNames& m) { return m.can_form(kind); }
-
 // An argument of each kind (model/op_table.h).
 template <class O> std::string gen_arg(const op_table::Task<O>&, const SimNames& m) {
   return m.tasks[*properties::gen_uniform(0, m.tasks.size() - 1)];
@@ -153,7 +149,7 @@ inline op::SetShares gen_custom(const op::SetShares&, const SimNames& m) {
   return {g, shares, weight};
 }
 
-// An op of the kind of `kind`; can_form(kind, m) must hold.
+// An op of the kind of `kind`; m.can_form(kind) must hold.
 inline rc::Gen<Op> gen_op_of(const Op& kind, const SimNames& m) {
   return rc::gen::exec([kind, m]() -> Op {
     return op_table::visit(
@@ -175,7 +171,7 @@ inline rc::Gen<Op> gen_op(const SimNames& m) {
   return rc::gen::exec([m] {
     std::vector<Op> kinds;
     for (std::size_t k = 0; k < std::variant_size_v<Op>; ++k)
-      if (const Op kind = default_op(k); can_form(kind, m)) kinds.insert(kinds.end(), op_table::kWeights[k], kind);
+      if (const Op kind = default_op(k); m.can_form(kind)) kinds.insert(kinds.end(), op_table::kWeights[k], kind);
     return *gen_op_of(*gen_pick(kinds), m);
   });
 }

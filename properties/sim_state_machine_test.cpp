@@ -123,7 +123,7 @@ bool refused_by_kernel(const Op& op, const std::string& error) {
 template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
   Op op;
   explicit OpCommand(const SimNames& m) {
-    RC_PRE(simgen::can_form(O{}, m));
+    RC_PRE(m.can_form(O{}));
     op = *simgen::gen_op_of(O{}, m);
   }
   void checkPreconditions(const SimNames& m) const override { RC_PRE(m.can_apply(op)); }
