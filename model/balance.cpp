@@ -9,6 +9,7 @@
 #include "cfs_tasks.h"
 #include "core.h"
 #include "fair_cpu.h"
+#include "pelt.h"
 #include "select_rq.h"
 
 namespace cfsv {
@@ -26,7 +27,7 @@ uint64_t msecs_to_jiffies(const Sched& s, uint64_t ms) { return (ms * s.tun.hz +
 uint64_t sd_balance_interval(const Sched& s, const SchedDomain& sd, const SdBalance& b, bool busy) {
   uint64_t interval = msecs_to_jiffies(s, uint64_t{b.balance_interval} * (busy ? sd.busy_factor : 1));
   if (busy && !s.era.balance_v4) interval -= 1;
-  const uint64_t max_interval = std::max<uint64_t>(1, uint64_t{s.tun.hz} * s.nr_cpus() / 10);
+  const uint64_t max_interval = std::max<uint64_t>(1, uint64_t{s.tun.hz} * s.active.count() / 10);  // update_max_interval
   return std::clamp<uint64_t>(interval, 1, max_interval);
 }
 
@@ -417,8 +418,10 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
 
 // rebalance_domains (v5.15): every domain of cpu that is due, bottom up,
 // until should_we_balance says another CPU balances the rest; decays
-// max_newidle_lb_cost about 1% a second; sets rq->next_balance.
+// max_newidle_lb_cost about 1% a second; sets rq->next_balance. Era 1 (v3.10,
+// v4.4) first brings cpu's blocked averages up to date.
 void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
+  if (s.era.balance_v4) update_blocked_averages_of_era(s, cpu);
   bool continue_balancing = true, busy = idle != Idle::idle;  // no SCHED_IDLE tasks
   const uint64_t now = jiffies(s);
   uint64_t next_balance = now + 60ull * s.tun.hz;
@@ -480,7 +483,7 @@ void init_balance(Sched& s) {
   init_domains_balance(s);
   s.lb.walk.resize(s.nr_cpus());
   s.lb.cpu_load.assign(s.nr_cpus(), CpuLoadV4{.last_update_tick = now});
-  s.lb.nohz_next_balance = now;
+  s.lb.nohz_next_balance = s.lb.nohz_next_blocked = now;
 }
 
 void update_misfit_status(Sched& s, TaskId p, CpuId cpu) {
@@ -493,8 +496,13 @@ void trigger_load_balance(Sched& s, CpuId cpu) {
   if (!s.features[Feature::load_balance]) return;
   if (s.era.balance_v4) update_cpu_load_active(s, cpu);  // v4.4's scheduler_tick
   if (s.topo.sd[cpu].empty()) return;
-  if (time_after_eq(jiffies(s), s.rq[cpu].next_balance)) rebalance_domains(s, cpu, Idle::not_idle);
-  nohz_balancer_kick(s, cpu);
+  const bool due = time_after_eq(jiffies(s), s.rq[cpu].next_balance);  // raise_softirq(SCHED_SOFTIRQ)
+  const NohzKick kick = nohz_balancer_kick(s, cpu);                    // in the tick, before the softirqs
+  if (due) {  // run_rebalance_domains, at the tick's end
+    if (!s.era.balance_v4) update_blocked_averages_of_era(s, cpu);
+    rebalance_domains(s, cpu, Idle::not_idle);
+  }
+  run_nohz_idle_balance(s, kick);  // the kicked CPU's, after its IPI
 }
 
 }  // namespace cfsv

@@ -19,9 +19,15 @@ void init_balance(Sched& s);
 // goes on over the new domains (the kernel's finishes over the old ones).
 void init_domains_balance(Sched& s);
 
-// trigger_load_balance (v5.15) at the tick of a busy CPU: rebalance_domains
-// when rq->next_balance is due, then nohz_balancer_kick.
+// trigger_load_balance (v5.15) at the tick of a busy CPU: nohz_balancer_kick
+// decides in the tick whether an idle CPU is to balance for the idle ones;
+// then, when rq->next_balance is due, the CPU's own run_rebalance_domains
+// (update_blocked_averages, rebalance_domains), then the kicked CPU's
+// _nohz_idle_balance.
 void trigger_load_balance(Sched& s, CpuId cpu);
+// nohz_balance_enter_idle (v5.15): cpu stops its tick in idle with blocked
+// load to decay (rq->has_blocked_load, nohz.has_blocked).
+void nohz_balance_enter_idle(Sched& s, CpuId cpu);
 
 // update_misfit_status (kernel/sched/fair.c v5.15) when cpu picks p (kIdle:
 // none) and at p's tick: with asymmetric capacities, rq->misfit_task_load is

@@ -7,6 +7,7 @@
 #include "balance_lb.h"
 #include "core.h"
 #include "fair_cpu.h"
+#include "pelt.h"
 #include "select_rq.h"
 
 namespace cfsv {
@@ -26,21 +27,35 @@ CpuMask nohz_idle_cpus(const Sched& s) {
   return m;
 }
 
-// _nohz_idle_balance (v5.15), NOHZ_BALANCE_KICK, run by ilb at once: every
-// idle CPU that is due, from the one after ilb round to ilb itself. Era 1:
-// v4.4's nohz_idle_balance then run_rebalance_domains: the idle CPUs but ilb
-// in CPU order (update_idle_cpu_load before a due one's balance), then ilb's
-// own rebalance_domains, due or not, folded into nohz.next_balance.
-void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
+// update_nohz_stats (v5.15): an idle CPU's blocked averages, at most once a
+// jiffy; whether it still has blocked load to decay.
+bool update_nohz_stats(Sched& s, CpuId cpu, const CpuMask& idle) {
+  const Rq& rq = s.rq[cpu];
+  if (!rq.has_blocked_load || !idle.test(cpu.index())) return false;
+  if (!time_after(jiffies(s), rq.last_blocked_load_update_tick)) return true;
+  update_blocked_averages_of_era(s, cpu);
+  return rq.has_blocked_load;
+}
+
+// _nohz_idle_balance (v5.15), run by ilb at once: every idle CPU from the one
+// after ilb round to ilb itself, its blocked averages (update_nohz_stats),
+// then its balance if due and a balance was asked for (NOHZ_BALANCE_KICK);
+// nohz.next_blocked LOAD_AVG_PERIOD ms on. Era 1: v4.4's nohz_idle_balance
+// then run_rebalance_domains: the idle CPUs but ilb in CPU order
+// (update_idle_cpu_load before a due one's balance), then ilb's own
+// rebalance_domains, due or not, folded into nohz.next_balance.
+void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle, unsigned flags) {
   const uint64_t now = jiffies(s);
   uint64_t next_balance = now + 60ull * s.tun.hz;
-  bool update_next = false;
+  bool update_next = false, has_blocked_load = false;
   const unsigned n = s.nr_cpus();
   const bool v4 = s.era.balance_v4;
+  s.lb.nohz_has_blocked = false;
   for (unsigned i = 1; i <= n; ++i) {
     const CpuId c(v4 ? i - 1 : (ilb.index() + i) % n);
     if (!idle.test(c.index()) || !idle_cpu(s, c) || (v4 && c == ilb)) continue;
-    if (time_after_eq(now, s.rq[c].next_balance)) {
+    if (!v4) has_blocked_load |= update_nohz_stats(s, c, idle);
+    if (time_after_eq(now, s.rq[c].next_balance) && (flags & kNohzBalanceKick)) {
       if (v4) update_idle_cpu_load(s, c);
       rebalance_domains(s, c, Idle::idle);
     }
@@ -50,7 +65,11 @@ void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle) {
     }
   }
   if (update_next) s.lb.nohz_next_balance = next_balance;
-  if (!v4) return;
+  if (!v4) {
+    s.lb.nohz_next_blocked = now + msecs_to_jiffies(s, kLoadAvgPeriod);
+    s.lb.nohz_has_blocked = has_blocked_load;
+    return;
+  }
   rebalance_domains(s, ilb, Idle::idle);
   if (time_after(s.lb.nohz_next_balance, s.rq[ilb].next_balance)) s.lb.nohz_next_balance = s.rq[ilb].next_balance;
 }
@@ -63,29 +82,51 @@ bool check_misfit_status(const Sched& s, CpuId cpu, const SchedDomain& sd) {
 }
 
 // nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
-// balance for every idle CPU when it runs two tasks, or (SD_ASYM_PACKING) a
+// update the idle CPUs' blocked averages once nohz.next_blocked has passed
+// (NOHZ_STATS_KICK), and, once nohz.next_balance has, to balance for every
+// idle CPU (NOHZ_KICK_MASK) when it runs two tasks, or (SD_ASYM_PACKING) a
 // CPU of higher priority is idle, or has a misfit task (asymmetric
-// capacities), or else its LLC has another busy CPU
-// (nr_busy_cpus: the LLC's CPUs not running the idle task).
-void nohz_balancer_kick(Sched& s, CpuId cpu) {
+// capacities), or else its LLC has another busy CPU (nr_busy_cpus: the LLC's
+// CPUs not running the idle task). Era 1 has no stats kick.
+NohzKick nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
-  if (time_after(s.lb.nohz_next_balance, now)) return;  // before the O(CPUs) mask: same verdict, every busy tick
+  const bool stats = !s.era.balance_v4 && s.lb.nohz_has_blocked && time_after(now, s.lb.nohz_next_blocked);
+  const bool balance_due = !time_after(s.lb.nohz_next_balance, now);
+  if (!stats && !balance_due) return {};  // before the O(CPUs) mask: same verdict, every busy tick
   const CpuMask idle = nohz_idle_cpus(s);
-  if (idle.none()) return;
+  if (idle.none()) return {};
   const auto& doms = s.topo.sd[cpu];
-  bool kick = rq_nr_running(s, cpu) >= 2 ||
-              (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front()));
-  if (const int packing = s.topo.asym_packing_level[cpu]; !kick && packing >= 0)  // sd_asym_packing
+  bool kick = balance_due && (rq_nr_running(s, cpu) >= 2 ||
+              (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front())));
+  if (const int packing = s.topo.asym_packing_level[cpu]; balance_due && !kick && packing >= 0)  // sd_asym_packing
     for (const CpuId i : each_cpu(doms[static_cast<std::size_t>(packing)].span & idle))
       kick = kick || sched_asym_prefer(s.topo, i, cpu);
   const int asym_level = s.topo.asym_level[cpu];  // sd_asym_cpucapacity
-  if (!kick && asym_level >= 0) kick = check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
-  if (!kick && asym_level < 0)
+  if (balance_due && !kick && asym_level >= 0)
+    kick = check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
+  if (balance_due && !kick && asym_level < 0)
     if (const SchedDomain* llc = sd_llc(s, cpu)) kick = (llc->span & ~idle).count() > 1;
-  if (!kick) return;
-  s.lb.nohz_next_balance = now + 1;
+  const unsigned flags = kick ? kNohzKickMask : stats ? kNohzStatsKick : 0;
+  if (!flags) return {};
+  if (flags & kNohzBalanceKick) s.lb.nohz_next_balance = now + 1;
   for (const CpuId c : each_cpu(idle))  // find_new_ilb
-    if (c != cpu && idle_cpu(s, c)) return nohz_idle_balance(s, c, idle);
+    if (c != cpu && idle_cpu(s, c)) return {c, flags};
+  return {};
+}
+
+// nohz_csd_func (v5.15): the kicked CPU balances if it is still idle.
+void run_nohz_idle_balance(Sched& s, const NohzKick& kick) {
+  if (kick.ilb && idle_cpu(s, kick.ilb)) nohz_idle_balance(s, kick.ilb, nohz_idle_cpus(s), kick.flags);
+}
+
+// nohz_newidle_balance (v5.15): a CPU going idle with time to spare
+// (avg_idle) updates the idle CPUs' blocked averages once nohz.next_blocked
+// has passed (NOHZ_NEWILB_KICK, run as it enters idle: _nohz_idle_balance
+// with NOHZ_STATS_KICK).
+void nohz_newidle_balance(Sched& s, CpuId cpu) {
+  if (s.era.balance_v4 || s.rq[cpu].avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns)) return;
+  if (!s.lb.nohz_has_blocked || !time_after_eq(jiffies(s), s.lb.nohz_next_blocked)) return;
+  nohz_idle_balance(s, cpu, nohz_idle_cpus(s), kNohzStatsKick);
 }
 
 // The time a newidle balance of sd takes: the model's `newidle_cost` per CPU
@@ -140,6 +181,7 @@ int newidle_walk(Sched& s, CpuId cpu) {
   if (root_cfs_rq(s, cpu).h_nr_running && !pulled) pulled = 1;
   if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
   if (pulled) rq.idle_stamp = 0;
+  else nohz_newidle_balance(s, cpu);
   if (w.first_arrival) {
     const Nanos wait = s.now - w.first_arrival;
     s.counters.newidle_arrival_wait_ns += wait;
@@ -157,15 +199,22 @@ int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
   Rq& rq = s.rq[cpu];
   if (!s.features[Feature::load_balance] && !s.features[Feature::kernel_placement]) return 0;
   rq.idle_stamp = s.now;
+  if (!s.features[Feature::load_balance]) return 0;
+  const bool early_out = rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload;
   const auto& doms = s.topo.sd[cpu];
-  if (!s.features[Feature::load_balance] || doms.empty()) return 0;
-  NewidleWalk& w = s.lb.walk[cpu];
-  w.next_balance = jiffies(s) + s.tun.hz;
-  if (rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload) {
-    update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), w.next_balance);
-    if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
+  if (doms.empty()) {  // no domain to walk (one CPU): the blocked averages only
+    if (!early_out) update_blocked_averages_of_era(s, cpu);
     return 0;
   }
+  NewidleWalk& w = s.lb.walk[cpu];
+  w.next_balance = jiffies(s) + s.tun.hz;
+  if (early_out) {
+    update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), w.next_balance);
+    if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
+    nohz_newidle_balance(s, cpu);
+    return 0;
+  }
+  update_blocked_averages_of_era(s, cpu);  // before the walk (v3.10, v4.4 idle_balance: the same)
   w = {.gen = w.gen + 1, .next_balance = w.next_balance, .from_task = from_task};
   s.counters.newidle_walks++;
   return newidle_walk(s, cpu);
@@ -173,7 +222,18 @@ int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
 
 bool newidle_walking(const Sched& s, CpuId cpu) { return s.lb.walk.contains(cpu) && s.lb.walk[cpu].at; }
 
-bool newidle_balance_done(Sched& s, CpuId cpu) { return newidle_walk(s, cpu) > 0; }
+void nohz_balance_enter_idle(Sched& s, CpuId cpu) {
+  if (!s.features[Feature::load_balance] || !cpu_active(s, cpu)) return;
+  s.rq[cpu].has_blocked_load = true;
+  s.lb.nohz_has_blocked = true;
+}
+
+bool newidle_balance_done(Sched& s, CpuId cpu) {
+  const int pulled = newidle_walk(s, cpu);
+  // Nothing pulled: the idle task is picked now (set_next_task_idle's update_idle_core).
+  if (pulled == 0 && s.rq[cpu].curr == kIdle && s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
+  return pulled > 0;
+}
 
 void note_arrival(Sched& s, CpuId cpu) {
   if (!newidle_walking(s, cpu)) return;

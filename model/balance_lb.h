@@ -77,8 +77,19 @@ void update_next_balance(const Sched& s, const SchedDomain& sd, const SdBalance&
 int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing);
 // rebalance_domains (v5.15): every domain of cpu that is due (model/balance.cpp).
 void rebalance_domains(Sched& s, CpuId cpu, Idle idle);
-// nohz_balancer_kick (v5.15) at a busy CPU's tick (model/balance_idle.cpp).
-void nohz_balancer_kick(Sched& s, CpuId cpu);
+// nohz_balancer_kick + kick_ilb (v5.15) at a busy CPU's tick
+// (model/balance_idle.cpp): the idle CPU kicked (none: no kick) and the
+// kick's flags, NOHZ_BALANCE_KICK and/or NOHZ_STATS_KICK; then what that CPU
+// runs, _nohz_idle_balance (era 1: v4.4's nohz_idle_balance).
+constexpr unsigned kNohzBalanceKick = 1, kNohzStatsKick = 2, kNohzKickMask = kNohzBalanceKick | kNohzStatsKick;
+struct NohzKick {
+  CpuId ilb;
+  unsigned flags = 0;
+};
+NohzKick nohz_balancer_kick(Sched& s, CpuId cpu);
+void run_nohz_idle_balance(Sched& s, const NohzKick& kick);
+// msecs_to_jiffies (include/linux/jiffies.h), rounded up.
+uint64_t msecs_to_jiffies(const Sched& s, uint64_t ms);
 
 // Era 1 (model/balance_v4.cpp): load_balance (v4.4) of dst's domain at level.
 // update_cpu_load_active (v4.4) at a busy CPU's tick, update_idle_cpu_load

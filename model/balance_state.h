@@ -51,9 +51,18 @@ struct BalanceState {
   unsigned levels = 0;                      // the highest sd->level + 1
   bool overload = false;                    // rd->overload
   uint64_t nohz_next_balance = 0;           // nohz.next_balance (jiffies)
+  bool nohz_has_blocked = false;            // nohz.has_blocked (v5.15)
+  uint64_t nohz_next_blocked = 0;           // nohz.next_blocked (jiffies, v5.15)
   IdVec<CpuId, NewidleWalk> walk;           // per CPU
   CpuMask walk_event;                       // CPUs whose walk needs its event queued (Sim)
   IdVec<CpuId, CpuLoadV4> cpu_load;         // per CPU, era 1 (model/balance_v4.cpp)
+
+  // sg_imbalanced: sgc->imbalance at level of the group whose capacity is
+  // sgc's (0 where balancing never ran).
+  bool group_imbalanced(unsigned level, CpuId sgc, std::size_t nr_cpus) const {
+    const std::size_t i = level * nr_cpus + sgc.index();
+    return i < group_imbalance.size() && group_imbalance[i] != 0;
+  }
 
   // Back to a new BalanceState's values with the storage kept: sd keeps its
   // per-CPU vectors, emptied, for init_balance to fill again.
@@ -61,6 +70,7 @@ struct BalanceState {
     for (std::vector<SdBalance>& v : sd) v.clear();
     group_imbalance.clear(), walk.clear(), cpu_load.clear();
     levels = 0, overload = false, nohz_next_balance = 0, walk_event = {};
+    nohz_has_blocked = false, nohz_next_blocked = 0;
   }
 };
 

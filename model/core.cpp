@@ -9,6 +9,7 @@
 #include "balance.h"
 #include "cgroup.h"
 #include "fair.h"
+#include "fair_cpu.h"
 #include "pelt.h"
 #include "pelt_eras.h"
 #include "select_rq.h"
@@ -78,11 +79,13 @@ void task_dead_fair(Sched& s, TaskId task) {
   else if (s.era.pelt_v4) pelt4::remove_entity_load_avg(s, s.tasks[task].se);
 }
 
-// migrate_task_rq_fair (kernel/sched/fair.c v3.10, v4.4, v5.15), its PELT part.
+// migrate_task_rq_fair (kernel/sched/fair.c v3.10, v4.4, v5.15): its PELT
+// part, then (v4.4..v6.2) exec_start cleared: no longer cache hot.
 void migrate_task_rq_fair(Sched& s, TaskId task, bool queued) {
   if (s.era.pelt) migrate_task_rq_fair_pelt(s, task, queued);
   else if (s.era.pelt_v4) pelt4::migrate_task_rq_fair(s, task);
   else if (s.era.pelt_v3) pelt3::migrate_task_rq_fair(s, task);
+  if (s.features[Feature::migrate_clears_exec_start]) s.se[s.tasks[task].se].exec_start = 0;
 }
 
 // set_task_rq (kernel/sched/sched.h v3.10..v6.5): the task's entity hangs
@@ -124,16 +127,21 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     s.tasks[next].state = TaskState::running;
     s.tasks[next].stats.switches++;
   }
-  // set_next_task_idle's update_idle_core (kernel/sched/idle.c v5.15)
-  if (next == kIdle && s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
+  // set_next_task_idle's update_idle_core (kernel/sched/idle.c v5.15): the
+  // idle task is picked once newidle balance is over (newidle_balance_done)
+  if (next == kIdle && s.features[Feature::kernel_placement] && !newidle_walking(s, cpu)) update_idle_core(s, cpu);
+  if (next == kIdle) nohz_balance_enter_idle(s, cpu);
 }
 
 }  // namespace
 
-// The stopper (migration/N) preempts what runs on cpu: put_prev_task, then
-// the switch to it. The caller reschedules cpu when the stopper is done.
+// The stopper (migration/N) preempts what runs on cpu: its wakeup's
+// add_nr_running (enqueue_task_stop: rd->overload with a CFS task there), then
+// put_prev_task and the switch to it. The caller reschedules cpu when the
+// stopper is done.
 void stopper_preempt(Sched& s, CpuId cpu) {
   const TaskId curr = s.rq[cpu].curr;
+  if (rq_nr_running(s, cpu) == 1) s.lb.overload = true;  // prev_nr < 2, nr_running >= 2
   if (curr) put_prev_task_fair(s, curr);
   context_switch(s, cpu, curr, kStopper);
 }
@@ -166,14 +174,17 @@ void attach_task(Sched& s, TaskId task, bool check_preempt) {
 namespace {
 
 // move_queued_task via the stopper (kernel/sched/core.c __migrate_task): a
-// running task is first preempted by migration/N.
+// running task (v3.10, affinity_move_by_stopper: any queued one, unless the
+// CPU is still in a newidle walk, after which it would run) is first
+// preempted by migration/N, and its CPU picks again after it.
 void move_queued_task(Sched& s, TaskId task, CpuId dest) {
   const CpuId src = s.tasks[task].cpu;
-  const bool running = s.rq[src].curr == task;
-  if (running) stopper_preempt(s, src);
+  const bool stopper = s.rq[src].curr == task ||
+                       (s.features[Feature::affinity_move_by_stopper] && !newidle_walking(s, src));
+  if (stopper) stopper_preempt(s, src);
   detach_task(s, task, dest);
   attach_task(s, task, true);
-  if (running) resched_curr(s, src);
+  if (stopper) resched_curr(s, src);
 }
 
 // The change pattern around an attribute change of a queued task (kernel/
@@ -512,7 +523,9 @@ void sched_move_task(Sched& s, TaskId task) {
     attach_entity_cfs_rq(s, t.se);
   };
   if (t.state == TaskState::sleeping) {
-    const bool normalise = e.sum_exec_runtime != 0;
+    const bool normalise = e.sum_exec_runtime != 0;  // !vruntime_normalized
+    // detach_task_cfs_rq (v4.4+): no unlimited sleep bonus from before the move
+    if (normalise && s.features[Feature::move_places_sleeper]) place_entity(s, e.cfs_rq, t.se, false);
     if (normalise) e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;
     change_group();
     if (normalise) e.vruntime += s.cfs[e.cfs_rq].min_vruntime;

@@ -119,8 +119,10 @@ bool entity_is_long_sleeper(const Sched& s, const SchedEntity& e) {
   return s.now - e.exec_start > (uint64_t{1} << 63) / scale_load_down<uint64_t>(nice_0_load<uint64_t>(s.res), s.res);
 }
 
-// place_entity (kernel/sched/fair.c v3.10..v6.2; SCHED_IDLE's smaller
-// sleeper credit (v5.15) not modelled): a new entity starts a vslice after
+}  // namespace
+
+// place_entity (kernel/sched/fair.c v3.10..v6.2; 6.1.55's smaller sleeper
+// credit for SCHED_IDLE entities, not in v5.15.100, is not modelled): a new entity starts a vslice after
 // min_vruntime with START_DEBIT; a waking one at most (half) a latency
 // before it; never backwards, unless (v6.3+, sanitize_vruntime) it slept so
 // long that its old vruntime may have wrapped against min_vruntime.
@@ -131,6 +133,8 @@ void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
   SchedEntity& e = s.se[sei];
   e.vruntime = s.features[Feature::sanitize_vruntime] && entity_is_long_sleeper(s, e) ? v : max_vruntime(e.vruntime, v);
 }
+
+namespace {
 
 // enqueue_entity (kernel/sched/fair.c v3.10; v4.6+ renormalises after
 // update_curr; v4.15+ update_cfs_group(se) before accounting; v5.15's
@@ -434,7 +438,7 @@ void task_tick_fair(Sched& s, CpuId cpu) {
   for (EntityId sei = s.tasks[s.rq[cpu].curr].se; sei; sei = s.se[sei].parent) entity_tick(s, s.se[sei].cfs_rq, sei);
   update_misfit_status(s, s.rq[cpu].curr, cpu);
   const Nanos blocked_due = s.next_blocked;
-  if (s.era.tracks_pelt) blocked_averages_tick(s);
+  if (s.era.tracks_pelt && !s.features[Feature::load_balance]) blocked_averages_tick(s);
   if (s.next_blocked != blocked_due) touch_all(s);  // every CPU's blocked averages were updated
 }
 

@@ -54,6 +54,10 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::sanitize_vruntime, "sanitize_vruntime", "place_entity ignores the old vruntime of an entity that slept more than 2^63 / scale_load_down(NICE_0_LOAD) ns (about 104 days; entity_is_long_sleeper), and a migrated task (ENQUEUE_MIGRATED, which activate_task now sets for a queued one too) has exec_start 0 after its enqueue, so it is not cache hot (v6.3: 829c1651e9c4, a53ce18cacb4; read in v6.4); on in v6.4", kVary},
     {F::online_drops_numa_levels, "online_drops_numa_levels", "CPU hotplug on a machine whose sockets hold several NUMA nodes: x86's set_cpu_sibling_map sets the numa-in-package topology table again at every CPU online, replacing the one sched_init_numa extended, so every later domain rebuild has no NUMA level and no balance crosses nodes (v3.16..v4.9; the Wasted Cores paper's Missing Scheduling Domains bug; v4.10's set_sched_topology refuses a call after boot); on in v4.4", kVary},
     {F::tg_load_offline_clear, "tg_load_offline_clear", "with pelt_v5: CPU hotplug: rq_offline_fair takes each group's tg_load_avg_contrib of the CPU out of tg->load_avg (clear_tg_offline_cfs_rqs) and update_tg_load_avg skips an inactive CPU (\"sched: Fix tg->load when offlining a CPU\", posted 2023-12-21, after v6.4); off in every profile: an offline CPU's part of tg->load_avg stays, and calc_group_shares gives the group less weight on the CPUs left", kVary},
+    {F::migrate_clears_exec_start, "migrate_clears_exec_start", "migrate_task_rq_fair ends with exec_start = 0 (\"We have migrated, no longer consider this task hot\"): a task that changes CPU (wakeup, balance, hotplug) is not cache hot for task_hot until it runs again (read in v4.4 and v5.15.100; not in v3.10; v6.3 moved the reset to enqueue_entity, which sanitize_vruntime models); on in v4.4 and v5.15", kVary},
+    {F::recent_used_cpu_affinity_fix, "recent_used_cpu_affinity_fix", "with kernel_placement: select_idle_sibling takes the recently used CPU only if the task may run there; off: v5.15.100's and v6.4.0's test of p->recent_used_cpu, which holds prev by then, so prev's affinity is tested and a CPU the task may not run on can be chosen (select_task_rq then falls back to select_fallback_rq) or an allowed one passed over (fixed after v6.4; in 6.1.55 as a stable backport); off in every profile", kVary},
+    {F::affinity_move_by_stopper, "affinity_move_by_stopper", "set_cpus_allowed_ptr moves a queued task that may no longer run on its CPU through the stopper even when it is not the running one (v3.10: `if (p->on_rq) stop_one_cpu(migration_cpu_stop)`): migration/N preempts whatever runs on that CPU, which then picks again (a slice restarts); off: move_queued_task at once, the stopper only for the running task (v3.18+); on in v3.10", kVary},
+    {F::move_places_sleeper, "move_places_sleeper", "sched_move_task of a sleeping task (one that has run) places it on its old cfs_rq (place_entity(cfs_rq, se, 0): at most a latency, or half of one with GENTLE_FAIR_SLEEPERS, behind min_vruntime) before normalising its vruntime, so the sleeper credit is capped at the move (detach_task_cfs_rq, v4.4+: daa59407b558; read in v4.4.121 and v5.15.100); off: v3.10's task_move_group_fair only normalises; on in v4.4, v5.15 and v6.4", kVary},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -68,12 +72,13 @@ const auto kProfiles = std::to_array<Profile>({
     {"v3.10", "CFS of Linux 3.10 (seed 003's base)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency, F::pelt_v3_10,
-                F::balance_v4_4, F::lb_bias},
+                F::balance_v4_4, F::lb_bias, F::affinity_move_by_stopper},
      Tunables{}},
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::shares_on_cfs_rq, F::sysctl_nr_latency, F::affinity_change_pattern, F::pelt_v4_4,
-                F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias, F::online_drops_numa_levels},
+                F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias, F::online_drops_numa_levels,
+                F::migrate_clears_exec_start, F::move_places_sleeper},
      Tunables{}},
     {"v5.15", "CFS of Linux 5.13..6.5 (as a distribution's 6.1 kernel)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
@@ -81,7 +86,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
-                F::newidle_stop_on_runnable},
+                F::newidle_stop_on_runnable, F::migrate_clears_exec_start, F::move_places_sleeper},
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
@@ -94,7 +99,8 @@ const auto kProfiles = std::to_array<Profile>({
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
-                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime},
+                F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime,
+                F::move_places_sleeper},
      Tunables{}},
 });
 }  // namespace

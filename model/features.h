@@ -60,6 +60,10 @@ enum class Feature : unsigned {
   sanitize_vruntime,          // v6.3+: a long sleeper's vruntime is reset at placement; a migrated task is not cache hot
   online_drops_numa_levels,   // v3.16..v4.9 x86: a CPU online drops the NUMA levels on a numa-in-package machine
   tg_load_offline_clear,      // after v6.4: an offline CPU's part of every tg->load_avg is cleared
+  migrate_clears_exec_start,  // v4.4..v6.2: migrate_task_rq_fair zeroes exec_start, so a migrated task is not cache hot
+  recent_used_cpu_affinity_fix,  // after v6.4 (6.1.y stable): select_idle_sibling tests the recent CPU's own affinity
+  affinity_move_by_stopper,   // v3.10..v3.17: set_cpus_allowed_ptr moves any queued task through the stopper
+  move_places_sleeper,        // v4.4+: a sleeping task's group move places it first (detach_task_cfs_rq)
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

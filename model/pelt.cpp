@@ -446,6 +446,7 @@ void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
 // parent), each brought up to now with its group entity.
 void update_blocked_averages(Sched& s, CpuId cpu) {
   const uint64_t now = rq_clock_pelt(s, cpu);
+  bool blocked = false;
   for (std::size_t g = s.tg.size(); g-- > 0;) {
     const CfsRqId cq = s.tg[GroupId(static_cast<int32_t>(g))].cfs_rq[cpu];
     if (!s.cfs[cq].pelt.on_list) continue;
@@ -453,19 +454,25 @@ void update_blocked_averages(Sched& s, CpuId cpu) {
     const EntityId se = s.cfs[cq].group_se;
     if (se && !skip_blocked_update(s, se)) update_load_avg(s, s.se[se].cfs_rq, se, kUpdateTg);
     if (cfs_rq_is_decayed(s.cfs[cq])) s.cfs[cq].pelt.on_list = false;
+    blocked = blocked || s.cfs[cq].pelt.avg.load_avg || s.cfs[cq].pelt.avg.util_avg;  // cfs_rq_has_blocked
   }
+  s.rq[cpu].last_blocked_load_update_tick = jiffies(s);  // update_blocked_load_tick
+  s.rq[cpu].has_blocked_load = blocked;                  // update_blocked_load_status
+}
+
+void update_blocked_averages_of_era(Sched& s, CpuId cpu) {
+  touch(s, cpu);
+  if (s.era.pelt_v4) pelt4::update_blocked_averages(s, cpu);
+  else if (s.era.pelt_v3) pelt3::update_blocked_averages(s, cpu);
+  else if (s.era.pelt) update_blocked_averages(s, cpu);
 }
 
 // The blocked averages of every CPU, every LOAD_AVG_PERIOD ms
 // (msecs_to_jiffies(LOAD_AVG_PERIOD), nohz.next_blocked), at a busy CPU's tick.
 void blocked_averages_tick(Sched& s) {
   if (s.now < s.next_blocked) return;
-  for (const CpuId c : s.rq.ids()) {
-    if (!cpu_active(s, c)) continue;  // an offline CPU balances nothing: its blocked load stays
-    if (s.era.pelt_v4) pelt4::update_blocked_averages(s, c);
-    else if (s.era.pelt_v3) pelt3::update_blocked_averages(s, c);
-    else update_blocked_averages(s, c);
-  }
+  for (const CpuId c : s.rq.ids())
+    if (cpu_active(s, c)) update_blocked_averages_of_era(s, c);  // an offline CPU balances nothing: its blocked load stays
   const uint64_t tick = s.tun.tick_ns();
   const uint64_t period_ns = kLoadAvgPeriod * 1000000;
   s.next_blocked = s.now + (period_ns + tick - 1) / tick * tick;

@@ -53,10 +53,14 @@ void sync_entity_load_avg(Sched& s, EntityId se);  // v5.15
 // waking one), then last_update_time = 0 so that the enqueue attaches.
 void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued);
 
-// update_blocked_averages for one CPU, and the model's rhythm for it: at a
-// busy CPU's tick, every CPU's once LOAD_AVG_PERIOD ms have passed
-// (docs/pelt.md, "PELT in the model"), in the era's form (v4.4, v3.10: model/pelt_eras.h).
+// update_blocked_averages for one CPU (v5.15; its rq's has_blocked_load and
+// last_blocked_load_update_tick kept); update_blocked_averages_of_era, the
+// era's form (v4.4, v3.10: model/pelt_eras.h), none without load tracking;
+// and without load balancing the model's rhythm for it: at a busy CPU's
+// tick, every CPU's once LOAD_AVG_PERIOD ms have passed (docs/pelt.md, "PELT
+// in the model"). Load balancing calls it where the kernel's does.
 void update_blocked_averages(Sched& s, CpuId cpu);
+void update_blocked_averages_of_era(Sched& s, CpuId cpu);
 void blocked_averages_tick(Sched& s);
 
 }  // namespace cfsv

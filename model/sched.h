@@ -254,6 +254,11 @@ struct Rq {
   bool need_resched = false;
   bool tick_armed = false;
   uint32_t stop_gen = 0;  // invalidates the pending end-of-burst event
+  // With load_balance (v5.15): rq->has_blocked_load (set entering nohz idle,
+  // then whether update_blocked_averages left averages to decay) and
+  // rq->last_blocked_load_update_tick (jiffies).
+  bool has_blocked_load = false;
+  uint64_t last_blocked_load_update_tick = 0;
   Nanos since = 0;        // when curr started
   Nanos idle_ns = 0, busy_ns = 0;      // idle_ns counts offline time too
   Nanos offline_ns = 0, offline_since = 0;  // hotplug: time offline before the last online, the last offline

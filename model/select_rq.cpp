@@ -83,10 +83,12 @@ uint32_t task_running_on_cpu(const Sched& s, CpuId cpu, TaskId p) {
   if (cpu != task_of(s, p).cpu || !task_has_avg(s, p)) return 0;
   return task_on_rq_queued(task_of(s, p)) ? 1 : 0;
 }
-// idle_cpu_without (kernel/sched/fair.c v5.15): no ttwu is ever pending in the model.
+// idle_cpu_without (kernel/sched/fair.c v5.15): no ttwu is ever pending in
+// the model; a CPU in a newidle walk after a task blocked still has that task
+// as rq->curr (newidle_after_task).
 bool idle_cpu_without(const Sched& s, CpuId cpu, TaskId p) {
   const TaskId curr = s.rq[cpu].curr;
-  return curr == kIdle || curr == p;
+  return curr == p || (curr == kIdle && !newidle_after_task(s, cpu));
 }
 
 // update_sg_wakeup_stats (kernel/sched/fair.c v5.15). SD_ASYM_CPUCAPACITY:
@@ -110,7 +112,7 @@ WakeupStats update_sg_wakeup_stats(const Sched& s, const SchedDomain& sd, const 
   sgs.group_capacity = g.capacity;
   sgs.group_weight = g.span.count();
   w.max_capacity = g.max_capacity;
-  w.type = group_classify(sd.imbalance_pct, false, sgs, misfit);  // sgc->imbalance: load balancing's
+  w.type = group_classify(sd.imbalance_pct, s.lb.group_imbalanced(sd.level, g.id, s.nr_cpus()), sgs, misfit);
   if (w.type == GroupType::fully_busy || w.type == GroupType::overloaded)
     sgs.avg_load = sgs.group_load * kSchedCapacityScale / sgs.group_capacity;
   return w;
@@ -285,11 +287,12 @@ void update_cfs_rq_h_load(const Sched& s, CfsRqId cq) {
 // wasted_cores_wakeup_idle): a waking task goes to prev_cpu when its rq runs
 // nothing, else to the allowed CPU running nothing that has idled longest
 // (the oldest idle stamp), anywhere on the machine; none: the usual path.
+// Only CPUs the task may run on (allowed and active) are candidates.
 CpuId wakeup_longest_idle(const Sched& s, const Task& t, CpuId prev_cpu) {
-  if (rq_nr_running(s, prev_cpu) == 0) return prev_cpu;
+  if (cpu_usable(s, t, prev_cpu) && rq_nr_running(s, prev_cpu) == 0) return prev_cpu;
   CpuId oldest;
   for (const CpuId c : s.rq.ids())
-    if (cpu_allowed(t, c) && rq_nr_running(s, c) == 0 && (!oldest || idle_stamp_of(s, c) < idle_stamp_of(s, oldest)))
+    if (cpu_usable(s, t, c) && rq_nr_running(s, c) == 0 && (!oldest || idle_stamp_of(s, c) < idle_stamp_of(s, oldest)))
       oldest = c;
   return oldest;
 }
@@ -332,8 +335,10 @@ CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId
   if (prev != target && cpus_share_cache(s, prev, target) && idle_fits(prev)) return prev;
   const CpuId recent_used_cpu = t.recent_used_cpu;
   t.recent_used_cpu = prev;
+  // The affinity test reads p->recent_used_cpu, prev by now (recent_used_cpu_affinity_fix: the recent CPU's).
+  const CpuId tested = s.features[Feature::recent_used_cpu_affinity_fix] ? recent_used_cpu : t.recent_used_cpu;
   if (recent_used_cpu && recent_used_cpu != prev && recent_used_cpu != target &&
-      cpus_share_cache(s, recent_used_cpu, target) && idle_fits(recent_used_cpu) && cpu_allowed(t, recent_used_cpu))
+      cpus_share_cache(s, recent_used_cpu, target) && idle_fits(recent_used_cpu) && cpu_allowed(t, tested))
     return recent_used_cpu;
   if (asym && s.topo.asym_level[target] >= 0) {  // sd_asym_cpucapacity
     const SchedDomain& sd = s.topo.sd[target][static_cast<std::size_t>(s.topo.asym_level[target])];

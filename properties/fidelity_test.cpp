@@ -195,6 +195,44 @@ TEST(FidelityAffinity, ANewMaskRestartsTheSliceFromV44) {
   }
 }
 
+// A queued task that may no longer run on its CPU moves at once, but v3.10's
+// set_cpus_allowed_ptr sends every queued task through the stopper
+// (`if (p->on_rq) stop_one_cpu(...)`): on CPU 0, r runs and t waits; at
+// 1.5 ms t's mask becomes CPU 1. v3.10: migration/0 preempts r
+// (r>migration/0, migration/0>r), so r's slice starts again; v4.4 and v5.15
+// (move_queued_task) leave r running.
+TEST(FidelityAffinity, AWaitingTaskLeavesThroughTheStopperInV310) {
+  for (const char* k : kProfiles) {
+    const auto sim = run(std::string("kernel ") + k +
+                         "\ntopology cores=2\ntask r run=busy cpus=0\ntask t run=busy cpus=0\n"
+                         "at 1500us affinity t 1\nrun 3ms\n");
+    const bool v310 = std::string(k) == "v3.10";
+    ASSERT_EQ(sim->tasks()[sim->task_index("t")].cpu, CpuId(1)) << k;
+    EXPECT_EQ(switches_at(*sim, 1500 * kUs), v310 ? (Switches{"r>migration/0", "migration/0>r"}) : Switches{}) << k;
+    const SchedEntity& r = sim->entities()[sim->tasks()[sim->task_index("r")].se];
+    EXPECT_EQ(r.prev_sum_exec_runtime, v310 ? 1500 * kUs : 0u) << k;
+  }
+}
+
+// A sleeping task's group move: v4.4+'s detach_task_cfs_rq first places it
+// on its old cfs_rq (place_entity(cfs_rq, se, 0)), so its lag behind
+// min_vruntime is at most latency / 2 after the move (GENTLE_FAIR_SLEEPERS);
+// v3.10's task_move_group_fair keeps the whole lag. s runs 1 ms and sleeps
+// while b runs on: at 50 ms s is ~49 ms of vruntime behind when it moves.
+TEST(FidelityGroupMove, ASleepersLagIsCappedAtTheMoveFromV44) {
+  for (const char* k : kProfiles) {
+    Sim sim(parse(std::string("kernel ") + k +
+                  "\ngroup /g shares=1024\ntask b run=busy\ntask s run=1ms sleep=100ms\nat 50ms move s /g\nrun 60ms\n"));
+    sim.run_to(50 * kMs + kUs);
+    const Sched& st = sim.sched();
+    const SchedEntity& e = st.se[st.tasks[sim.task_index("s")].se];
+    ASSERT_EQ(st.tasks[sim.task_index("s")].state, TaskState::sleeping) << k;
+    const auto lag = static_cast<int64_t>(st.cfs[e.cfs_rq].min_vruntime - e.vruntime);
+    if (std::string(k) == "v3.10") EXPECT_GT(lag, static_cast<int64_t>(40 * kMs)) << k;
+    else EXPECT_EQ(lag, static_cast<int64_t>(st.tun.latency_ns / 2)) << k;
+  }
+}
+
 // ---- tunables ------------------------------------------------------------
 
 // `scaling` is a boot-time setting: the kernel's tunable_scaling write only

@@ -12,6 +12,8 @@
 #include "claims/sim_diff.h"
 #include "fuzz/byte_reader.h"
 #include "model/arith/balance.h"
+#include "model/balance_lb.h"
+#include "model/core.h"
 #include "model/select_rq.h"
 #include "model/sim.h"
 #include "model/trace.h"
@@ -109,6 +111,67 @@ TEST(LoadBalance, ACpuGoingIdlePullsAWaitingTaskAtOnce) {
   EXPECT_EQ(tasks_per_cpu(sim)[1] + tasks_per_cpu(sim)[0], 3u);
   EXPECT_GE(tasks_per_cpu(sim)[1], 1u);
   EXPECT_TRUE(sim.checker()->ok());
+}
+
+// When an idle CPU's blocked averages decay: a runs 5 ms on CPU 1 and sleeps
+// for good, b keeps CPU 0 busy; the times (sampled every 0.5 ms) at which
+// CPU 1's root cfs_rq is updated after 5 ms. With load_balance, where the
+// kernel's balancing updates them: v5.15's stats kick from CPU 0's tick
+// (_nohz_idle_balance's update_nohz_stats) each time nohz.next_blocked has
+// passed, time_after(now, last + 32 jiffies): every 33 ms from the
+// newidle pass at 5 ms (nohz_newidle_balance); v4.4 has no stats kick (it
+// came in v4.17) and no balance kick here (one busy CPU running one task), so
+// CPU 1's blocked load stays as it was. Without load_balance, the model's
+// 32-ms rhythm (docs/pelt.md).
+std::vector<int> blocked_updates_of_cpu1(const char* kernel, bool balance) {
+  Sim sim(parse_ok(std::string("kernel ") + kernel + "\ntopology sockets=1 cores=2\nfeature load_balance=" +
+                   (balance ? "on" : "off") + "\ntask b run=busy cpus=0\ntask a run=5ms sleep=10s cpus=1\nrun 150ms\n"));
+  std::vector<int> at;
+  uint64_t last = 0;
+  for (int us = 5500; us <= 150'000; us += 500) {
+    sim.run_to(uint64_t(us) * 1000);
+    const uint64_t l = sim.cfs_rqs()[sim.rqs()[CpuId(1)].cfs].pelt.avg.last_update_time;
+    if (last && l != last) at.push_back(us / 1000);
+    last = l;
+  }
+  return at;
+}
+TEST(LoadBalance, AnIdleCpusBlockedAveragesDecayWhereTheKernelsBalancingUpdatesThem) {
+  EXPECT_EQ(blocked_updates_of_cpu1("v5.15", true), (std::vector<int>{38, 71, 104, 137}));
+  EXPECT_EQ(blocked_updates_of_cpu1("v4.4", true), std::vector<int>{});
+  for (const char* k : {"v5.15", "v4.4"})
+    EXPECT_EQ(blocked_updates_of_cpu1(k, false), (std::vector<int>{33, 65, 97, 129})) << k;
+}
+
+// The stopper's wakeup is an add_nr_running (enqueue_task_stop): next to the
+// one CFS task of an rq it makes two, which sets rd->overload.
+TEST(LoadBalance, TheStopperNextToOneTaskSetsRootDomainOverload) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=2\nfeature load_balance=on\ntask a run=busy cpus=0\nrun 10ms\n"));
+  sim.run_to(1'000'000);
+  Sched& s = sim.mutable_sched();
+  ASSERT_FALSE(s.lb.overload);
+  stopper_preempt(s, CpuId(1));  // nothing runs there: one task no more
+  EXPECT_FALSE(s.lb.overload);
+  stopper_preempt(s, CpuId(0));
+  EXPECT_TRUE(s.lb.overload);
+}
+
+// get_sd_balance_interval's ceiling, max_load_balance_interval = HZ x
+// online CPUs / 10 (update_max_interval, rerun at every hotplug): 400
+// jiffies on 4 CPUs, 300 once one is offline.
+TEST(LoadBalance, TheIntervalCeilingCountsTheOnlineCpus) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=4\nfeature load_balance=on\nat 2ms cpu offline 3\nrun 5ms\n"));
+  const auto ceiling = [&] {
+    const Sched& s = sim.sched();
+    const SdBalance wide{.balance_interval = 100'000};
+    uint64_t next = ~uint64_t{0} >> 1;
+    lb::update_next_balance(s, s.topo.sd[CpuId(0)].front(), wide, next);
+    return next;
+  };
+  sim.run_to(1'000'000);
+  EXPECT_EQ(ceiling(), 400u);
+  sim.run_to(3'000'000);
+  EXPECT_EQ(ceiling(), 300u);
 }
 
 // Pinned tasks stay: everything pinned to CPU 0 never moves, and the

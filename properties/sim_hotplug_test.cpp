@@ -170,6 +170,25 @@ TEST(CpuHotplug, TheDomainsAreRebuiltOverTheActiveCpus) {
   }
 }
 
+// A rebuild's domains are new: sd->avg_scan_cost and the LLC's
+// sd_llc_shared->has_idle_cores start at zero (topology.c kzallocs them), so
+// what placement learnt before the hotplug is gone.
+TEST(CpuHotplug, ARebuildStartsPlacementsScanCostAndIdleCoresAfresh) {
+  Scenario sc = four_busy("v5.15");
+  sc.ops = {{10 * kMs, op::SetCpuOnline{3, false}, {}}};
+  Sim sim(sc);
+  sim.run_to(5 * kMs);
+  for (const CpuId c : sim.sched().rq.ids()) {
+    sim.mutable_sched().rq[c].avg_scan_cost = 700;
+    sim.mutable_sched().rq[c].has_idle_cores = true;
+  }
+  sim.run_to(15 * kMs);
+  for (const CpuId c : sim.sched().rq.ids()) {
+    EXPECT_EQ(sim.sched().rq[c].avg_scan_cost, 0u) << c.v;
+    EXPECT_FALSE(sim.sched().rq[c].has_idle_cores) << c.v;
+  }
+}
+
 // With load balancing, 8 busy tasks on 4 CPUs: 4 each on CPUs 0-1 while 2-3
 // are offline, 2 a CPU again once they are back.
 TEST(CpuHotplug, WithBalancingTheTasksSpreadAgainWhenTheCpusComeBack) {

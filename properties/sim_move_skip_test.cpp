@@ -108,7 +108,9 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupTheSkipAndTheV6ChangesTheModelCovers) {
     const bool added = f.feature == Feature::sched_autogroup || f.feature == Feature::move_task_skip_same_group ||
                        f.feature == Feature::pelt_relaxed_sum_sync || f.feature == Feature::pelt_attach_at_enqueue ||
                        f.feature == Feature::pelt_migrate_lag || f.feature == Feature::sanitize_vruntime;
-    EXPECT_EQ(v6->features[f.feature], added || v5->features[f.feature]) << f.name;
+    // v6.3 moved migrate_task_rq_fair's exec_start reset to enqueue_entity (sanitize_vruntime)
+    const bool dropped = f.feature == Feature::migrate_clears_exec_start;
+    EXPECT_EQ(v6->features[f.feature], (added || v5->features[f.feature]) && !dropped) << f.name;
     if (added) {
       EXPECT_FALSE(v5->features[f.feature]) << f.name;
     }
@@ -124,7 +126,8 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupTheSkipAndTheV6ChangesTheModelCovers) {
                                    {Feature::pelt_relaxed_sum_sync, true},
                                    {Feature::pelt_attach_at_enqueue, true},
                                    {Feature::pelt_migrate_lag, true},
-                                   {Feature::sanitize_vruntime, true}});
+                                   {Feature::sanitize_vruntime, true},
+                                   {Feature::migrate_clears_exec_start, false}});
   EXPECT_EQ(v64.perf, v515.perf);
   EXPECT_EQ(v64.sim->counters().move_task_skips, 2u);
 }

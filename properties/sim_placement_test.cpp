@@ -11,6 +11,7 @@
 
 #include "claims/sim_diff.h"
 #include "model/arith/placement.h"
+#include "model/balance.h"
 #include "model/scenario_text.h"
 #include "model/select_rq.h"
 #include "model/sim.h"
@@ -113,6 +114,62 @@ TEST(Placement, AWakeupNeverLeavesTheAffinity) {
   }
 }
 
+// w sleeps on CPU 1 (b, from 3 ms, keeps it busy; CPUs 0, 2, 3 idle), allowed on 1-3,
+// its recent_used_cpu CPU 0. select_idle_sibling(prev 1, target 1): target
+// busy, prev == target, then the recent CPU: v5.15.100 tests the affinity of
+// p->recent_used_cpu, already set to prev (allowed), so it returns idle CPU 0,
+// which w may not run on, and select_task_rq falls back to
+// select_fallback_rq(1): the first allowed CPU of the node, busy CPU 1. With
+// the fix the recent CPU is refused and select_idle_cpu's scan from CPU 2
+// finds it idle.
+TEST(Placement, TheRecentCpusAffinityTestReadsPrevUntilItsFix) {
+  for (const bool fix : {false, true}) {
+    Sim sim(parse_ok(std::string("kernel v5.15\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n") +
+                     "feature recent_used_cpu_affinity_fix=" + (fix ? "on" : "off") +
+                     "\ntask w run=1ms sleep=10ms cpus=1\nat 3ms spawn b run=busy cpus=1\nat 5ms affinity w 1-3\nrun 20ms\n"));
+    sim.run_to(6 * kMs);
+    Sched& s = sim.mutable_sched();
+    const TaskId w = sim.task_index("w");
+    ASSERT_EQ(s.tasks[w].state, TaskState::sleeping);
+    ASSERT_EQ(s.tasks[w].cpu, CpuId(1));
+    s.tasks[w].recent_used_cpu = CpuId(0);
+    EXPECT_EQ(select_idle_sibling(s, w, CpuId(1), CpuId(1), CpuId(1)), fix ? CpuId(2) : CpuId(0)) << fix;
+    EXPECT_EQ(s.tasks[w].recent_used_cpu, CpuId(1));
+    s.tasks[w].recent_used_cpu = CpuId(0);
+    EXPECT_EQ(select_task_rq(s, w, CpuId(1), WakeKind::ttwu), fix ? CpuId(2) : CpuId(1)) << fix;
+  }
+}
+
+// Fork balancing at the top level of 2 sockets x 2 CPUs, groups {0,1} and
+// {2,3}: p busy on CPU 0, x on CPU 2, CPUs 1 and 3 idle. Both groups
+// has_spare with one idle CPU: find_idlest_group keeps the fork local. Two
+// states it reads differently:
+//  - CPU 1 in a newidle walk after a task blocked there: its rq->curr is still
+//    that task, so idle_cpu_without counts it busy and the other group, one
+//    idle CPU against none, wins;
+//  - the other group's sgc->imbalance set by load balancing (pinned tasks):
+//    group_classify makes it group_imbalanced, worse than has_spare, and the
+//    fork stays local even with CPU 1's walk.
+TEST(Placement, ForkBalancingCountsACpuInANewidleWalkBusyAndReadsSgcImbalance) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=2 cores=2\nfeature kernel_placement=on\nfeature load_balance=on\n"
+                   "task p run=busy cpus=0\ntask x run=busy cpus=2\ntask z run=100us sleep=1s\nrun 5ms\n"));
+  sim.run_to(2 * kMs);
+  Sched& s = sim.mutable_sched();
+  for (const int c : {1, 3}) ASSERT_EQ(s.rq[CpuId(c)].curr, kIdle) << c;
+  ASSERT_EQ(s.lb.walk[CpuId(1)].at, 0u);
+  const SchedDomain& top = s.topo.sd[CpuId(0)].back();
+  ASSERT_EQ(top.groups.size(), 2u);
+  const TaskId z = sim.task_index("z");
+  EXPECT_EQ(find_idlest_group(s, top, z, CpuId(0)), nullptr);
+  s.lb.walk[CpuId(1)].at = s.now + 1000;
+  s.lb.walk[CpuId(1)].from_task = true;
+  const SchedGroup* remote = find_idlest_group(s, top, z, CpuId(0));
+  ASSERT_NE(remote, nullptr);
+  EXPECT_TRUE(remote->span.test(2) && remote->span.test(3));
+  s.lb.group_imbalance.at(top.level * s.nr_cpus() + remote->id.index()) = 1;
+  EXPECT_EQ(find_idlest_group(s, top, z, CpuId(0)), nullptr);
+}
+
 // A child forks on its parent's CPU: with everything else idle on one
 // socket, find_idlest_group keeps it in the parent's LLC (MC groups are
 // single CPUs: the parent's is busy, the next idle one wins).
@@ -206,6 +263,37 @@ RC_GTEST_PROP(PlacementProperties, OnOneCpuTheFeatureChangesNothing, ()) {
 }
 
 // Every wakeup and fork lands on an allowed CPU (checked as the task is woken).
+// SMT siblings 0 and 1 go idle 100 ns apart, each through a newidle walk (c
+// and d, pinned to CPU 3, keep rd->overload set; nothing can be pulled).
+// update_idle_core runs when the idle task is picked, after the walk
+// (set_next_task_idle): the second walk's end sees both siblings idle and
+// marks the LLC as having an idle core. At each walk's start the sibling was
+// not idle (busy, or in its own walk with its task still rq->curr).
+TEST(Placement, ACoreWhoseSiblingsIdleThroughNewidleWalksIsAnIdleCore) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=2 threads=2\nfeature kernel_placement=on load_balance=on\n"
+                   "task a run=1ms sleep=1s cpus=0\ntask b run=1000100ns sleep=1s cpus=1\n"
+                   "task c run=busy cpus=3\ntask d run=busy cpus=3\nrun 2ms\n"));
+  sim.run_to(kMs + 50);
+  ASSERT_TRUE(newidle_walking(sim.sched(), CpuId(0)));
+  EXPECT_FALSE(sim.rqs()[CpuId(0)].has_idle_cores);
+  sim.run_to(kMs + 20'000);
+  EXPECT_EQ(sim.counters().newidle_walks, 2u);
+  EXPECT_FALSE(newidle_walking(sim.sched(), CpuId(1)));
+  EXPECT_TRUE(sim.rqs()[CpuId(0)].has_idle_cores);  // sd_llc_shared, kept at the LLC's first CPU
+}
+
+// The Wasted Cores wakeup fix (wasted_cores_wakeup_idle) takes only CPUs the
+// task may run on: w slept on CPU 0, which its new affinity (1-3) excludes;
+// b keeps CPU 1 busy. The longest-idle allowed CPU is 2 or 3, not the idle
+// prev (whose select_fallback_rq would give busy CPU 1).
+TEST(Placement, TheWakeupIdleFixPicksOnlyAllowedCpus) {
+  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=4\nfeature kernel_placement=on wasted_cores_wakeup_idle=on\n"
+                   "task b run=busy cpus=1\ntask w run=1ms sleep=5ms cpus=0\nat 2ms affinity w 1-3\nrun 6500us\n"));
+  sim.run();
+  const CpuId c = cpu_of(sim, "w");
+  EXPECT_TRUE(c == CpuId(2) || c == CpuId(3)) << c.v;
+}
+
 struct AffinityWatch : SchedSink {
   uint64_t outside = 0, placed = 0;
   void sched_wakeup(const Sched& s, TaskId t, bool) override {

@@ -88,14 +88,19 @@ TEST(SimPeltV6, ATaskWokenOffAnIdleCpuDecaysItsLagBeforeItMoves) {
 }
 
 // The waiting task of two on CPU 0 pulled to CPU 1 at 9.5 ms (detach_task,
-// attach_task): v6.3's activate_task marks it ENQUEUE_MIGRATED, and its
-// enqueue zeroes exec_start, so it is not cache hot (task_hot: now -
-// exec_start < migration_cost) until it runs; v5.15.100 keeps the time it
-// last ran on CPU 0.
-TEST(SanitizeVruntime, APulledTaskIsNotCacheHotUntilItRuns) {
-  for (const bool v6 : {false, true}) {
-    Scenario sc = simtest::basic("v5.15", 2);
-    sc.feature_overrides = {{Feature::sanitize_vruntime, v6}};
+// attach_task). task_hot reads now - exec_start: v4.4's and v5.15.100's
+// migrate_task_rq_fair zero exec_start as the task leaves (feature
+// migrate_clears_exec_start); v6.3 moved that to enqueue_entity under
+// ENQUEUE_MIGRATED, which its activate_task sets (sanitize_vruntime); v3.10
+// keeps the time it last ran on CPU 0.
+TEST(MigratedTask, IsNotCacheHotUntilItRunsExceptInV3_10) {
+  struct Era {
+    const char* profile;
+    bool zero_after_detach, zero_after_attach;
+  };
+  for (const Era e : {Era{"v3.10", false, false}, Era{"v4.4", true, true}, Era{"v5.15", true, true},
+                      Era{"v6.4", false, true}}) {
+    Scenario sc = simtest::basic(e.profile, 2);
     TaskSpec a = simtest::task("a"), b = simtest::task("b");
     a.cpus = b.cpus = simtest::cpus({0});
     sc.tasks = {a, b};
@@ -108,8 +113,9 @@ TEST(SanitizeVruntime, APulledTaskIsNotCacheHotUntilItRuns) {
     const Nanos ran = sim.entities()[sim.tasks()[waiting].se].exec_start;
     ASSERT_GT(ran, 0u);
     detach_task(sim.mutable_sched(), waiting, CpuId(1));
+    EXPECT_EQ(sim.entities()[sim.tasks()[waiting].se].exec_start, e.zero_after_detach ? 0 : ran) << e.profile;
     attach_task(sim.mutable_sched(), waiting, false);
-    EXPECT_EQ(sim.entities()[sim.tasks()[waiting].se].exec_start, v6 ? 0 : ran) << "v6.3: " << v6;
+    EXPECT_EQ(sim.entities()[sim.tasks()[waiting].se].exec_start, e.zero_after_attach ? 0 : ran) << e.profile;
   }
 }
 
