@@ -199,7 +199,7 @@ int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
   Rq& rq = s.rq[cpu];
   if (!s.features[Feature::load_balance] && !s.features[Feature::kernel_placement]) return 0;
   rq.idle_stamp = s.now;
-  if (!s.features[Feature::load_balance]) return 0;
+  if (!s.features[Feature::load_balance] || !cpu_active(s, cpu)) return 0;  // v5.15: nothing pulled towards an inactive CPU
   const bool early_out = rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload;
   const auto& doms = s.topo.sd[cpu];
   if (doms.empty()) {  // no domain to walk (one CPU): the blocked averages only

@@ -273,12 +273,13 @@ class Builder {
   unsigned given_capacity(unsigned cpu) const { return cpu < t_.capacity.size() ? t_.capacity[cpu] : 0; }
   unsigned arch_capacity(unsigned cpu) const { return given_capacity(cpu) ? given_capacity(cpu) : kCapacityScale; }
 
-  // asym_cpu_capacity_classify (v5.15): how many distinct CPU capacities the span sees.
+  // asym_cpu_capacity_classify (v5.15): how many distinct CPU capacities the
+  // span sees, against those of the CPUs built over (offline ones skipped).
   SdFlags asym_classify(const CpuMask& span) const {
     std::vector<unsigned> all, seen;
     for (unsigned i = 0; i < n_; ++i) {
       const unsigned cap = arch_capacity(i);
-      if (std::find(all.begin(), all.end(), cap) == all.end()) all.push_back(cap);
+      if (map_[i] && std::find(all.begin(), all.end(), cap) == all.end()) all.push_back(cap);
       if (span[i] && std::find(seen.begin(), seen.end(), cap) == seen.end()) seen.push_back(cap);
     }
     if (all.size() < 2 || seen.size() < 2) return {};

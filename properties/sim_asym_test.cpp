@@ -10,6 +10,7 @@
 #include "model/fair_cpu.h"
 #include "model/select_rq.h"
 #include "model/sim.h"
+#include "model/topology.h"
 #include "properties/scenario_test_util.h"
 
 namespace cfsv {
@@ -26,6 +27,21 @@ std::string big_little(const std::string& kernel, const std::string& little = "4
 }
 
 const Task& task_of(const Sim& sim, const char* name) { return sim.sched().tasks[sim.task_index(name)]; }
+
+// asym_cpu_capacity_classify (v5.15) counts a capacity as missing from a span
+// only if a CPU built over has it: with the 512 class offline, MC (0-3) sees
+// every capacity left and is SD_ASYM_CPUCAPACITY_FULL, sd_asym_cpucapacity.
+TEST(AsymCapacity, AnOfflineCapacityClassIsNotMissingFromASpan) {
+  const auto spec = parse_topology_spec("sockets=1 cores=6 capacity=0-1:1024;2-3:768;4-5:512", "<test>");
+  ASSERT_TRUE(std::holds_alternative<Topology>(spec));
+  const Topology& t = std::get<Topology>(spec);
+  const SchedTopology all = build_sched_topology(t, TopologyEra::v5_15);
+  EXPECT_TRUE(all.sd[CpuId(0)][0].flags.has(SdFlag::ASYM_CPUCAPACITY_FULL));
+  const SchedTopology online = build_sched_topology(t, TopologyEra::v5_15, false, first_cpus(4));
+  ASSERT_EQ(online.sd[CpuId(0)][0].span, first_cpus(4));
+  EXPECT_TRUE(online.sd[CpuId(0)][0].flags.has(SdFlag::ASYM_CPUCAPACITY_FULL));
+  EXPECT_EQ(online.asym_level[CpuId(0)], 0);
+}
 
 TEST(AsymCapacity, TheTopologyKnowsItsBiggestCpuAndEachGroupsCapacityRange) {
   const Sim sim(parse_ok(big_little("v5.15") + "run 1ms\n"));

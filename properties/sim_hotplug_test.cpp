@@ -16,7 +16,7 @@
 namespace cfsv {
 namespace {
 
-constexpr Nanos kMs = 1'000'000;
+constexpr Nanos kUs = 1'000, kMs = 1'000'000, kSecond = 1'000'000'000;
 
 // 2 sockets of 2 cores, a node each: CPUs 0-1 and 2-3; one busy task a CPU
 // (the model's placement without kernel_placement: the fewest tasks first).
@@ -301,6 +301,34 @@ TEST(CpuHotplug, UpdateSysctlScalesTheLatencyForTheCpusOnlineAtTheRebuild) {
       EXPECT_EQ(sim.sched().tun.min_granularity_ns, plain.latency[i + 1] / 8) << c.kernel << " after op " << i;
     }
   }
+}
+
+// With load balancing too, nothing updates an offline CPU's blocked
+// averages: newidle_balance returns before its update_blocked_averages on an
+// inactive CPU (v5.15), and the nohz passes visit only active idle CPUs. s
+// sleeps on CPU 3, which goes offline at 5.5 ms with rd->overload set (set by
+// hand: b and c, pinned to CPU 0, leave it cleared by the all-pinned redo of
+// every balance, as the kernel's update_sd_lb_stats does).
+TEST(CpuHotplug, AnOfflineCpusBlockedAveragesStayWithLoadBalancing) {
+  Scenario sc = simtest::basic("v5.15", 4);
+  sc.feature_overrides = {{Feature::load_balance, true}};
+  TaskSpec b = simtest::task("b"), c = simtest::task("c"), s = simtest::task("s", 0, "/", RunPeriodic{2 * kMs, Nanos{kSecond}});
+  b.cpus = c.cpus = simtest::cpus({0});
+  s.cpus = simtest::cpus({3});
+  sc.tasks = {b, c, s};
+  sc.ops = {{5 * kMs + kMs / 2, op::SetCpuOnline{3, false}, {}}};
+  sc.duration = 100 * kMs;
+  Sim sim(sc);
+  const auto last_update = [&] { return sim.cfs_rqs()[sim.rqs()[CpuId(3)].cfs].pelt.avg.last_update_time; };
+  sim.run_to(5 * kMs + 400 * kUs);
+  ASSERT_EQ(sim.tasks()[sim.task_index("s")].state, TaskState::sleeping);
+  sim.mutable_sched().lb.overload = true;
+  ASSERT_GE(sim.rqs()[CpuId(3)].avg_idle, static_cast<Nanos>(sim.sched().tun.migration_cost_ns));
+  const uint64_t before = last_update();
+  sim.run_to(5 * kMs + 600 * kUs);
+  EXPECT_EQ(last_update(), before);
+  sim.run_to(100 * kMs);
+  EXPECT_EQ(last_update(), before);
 }
 
 // An offline CPU's part of tg->load_avg (v5.15's PELT): twelve light tasks
