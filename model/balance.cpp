@@ -42,7 +42,9 @@ bool check_cpu_capacity(const Sched& s, CpuId cpu, const SchedDomain& sd) {
   return capacity_of(s, cpu) * sd.imbalance_pct < capacity_orig_of(s, cpu) * 100;
 }
 
-uint8_t& sgc_imbalance(Sched& s, unsigned level, CpuId sgc) { return s.lb.group_imbalance[level * s.nr_cpus() + sgc.index()]; }
+uint8_t& sgc_imbalance(Sched& s, unsigned level, CpuId sgc) {
+  return s.lb.group_imbalance[BalanceState::group_imbalance_index(level, sgc, s.nr_cpus())];
+}
 
 LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
   LbEnv env;

@@ -50,7 +50,7 @@ void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle, unsigned flags)
   bool update_next = false, has_blocked_load = false;
   const unsigned n = s.nr_cpus();
   const bool v4 = s.era.balance_v4;
-  s.lb.nohz_has_blocked = false;
+  if (!v4) s.lb.nohz_has_blocked = false;
   for (unsigned i = 1; i <= n; ++i) {
     const CpuId c(v4 ? i - 1 : (ilb.index() + i) % n);
     if (!idle.test(c.index()) || !idle_cpu(s, c) || (v4 && c == ilb)) continue;
@@ -81,13 +81,28 @@ bool check_misfit_status(const Sched& s, CpuId cpu, const SchedDomain& sd) {
          (capacity_orig_of(s, cpu) < s.topo.max_cpu_capacity || check_cpu_capacity(s, cpu, sd));
 }
 
+// nohz_balancer_kick's balance test (v5.15): the busy CPU runs two tasks, or
+// (SD_ASYM_PACKING) a CPU of higher priority is idle, or it has a misfit task
+// (asymmetric capacities), or else its LLC has another busy CPU
+// (nr_busy_cpus: the LLC's CPUs not running the idle task).
+bool balance_kick_needed(const Sched& s, CpuId cpu, const CpuMask& idle) {
+  const auto& doms = s.topo.sd[cpu];
+  if (rq_nr_running(s, cpu) >= 2) return true;
+  if (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front())) return true;
+  if (const int packing = s.topo.asym_packing_level[cpu]; packing >= 0)  // sd_asym_packing
+    for (const CpuId i : each_cpu(doms[static_cast<std::size_t>(packing)].span & idle))
+      if (sched_asym_prefer(s.topo, i, cpu)) return true;
+  if (const int asym_level = s.topo.asym_level[cpu]; asym_level >= 0)  // sd_asym_cpucapacity: no LLC test
+    return check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
+  const SchedDomain* llc = sd_llc(s, cpu);
+  return llc && (llc->span & ~idle).count() > 1;
+}
+
 // nohz_balancer_kick + kick_ilb (v5.15): a busy CPU asks an idle one to
 // update the idle CPUs' blocked averages once nohz.next_blocked has passed
-// (NOHZ_STATS_KICK), and, once nohz.next_balance has, to balance for every
-// idle CPU (NOHZ_KICK_MASK) when it runs two tasks, or (SD_ASYM_PACKING) a
-// CPU of higher priority is idle, or has a misfit task (asymmetric
-// capacities), or else its LLC has another busy CPU (nr_busy_cpus: the LLC's
-// CPUs not running the idle task). Era 1 has no stats kick.
+// (NOHZ_STATS_KICK), and, once nohz.next_balance has and the balance test
+// holds, to balance for every idle CPU too (NOHZ_KICK_MASK). Era 1 has no
+// stats kick.
 NohzKick nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
   const bool stats = !s.era.balance_v4 && s.lb.nohz_has_blocked && time_after(now, s.lb.nohz_next_blocked);
@@ -95,17 +110,7 @@ NohzKick nohz_balancer_kick(Sched& s, CpuId cpu) {
   if (!stats && !balance_due) return {};  // before the O(CPUs) mask: same verdict, every busy tick
   const CpuMask idle = nohz_idle_cpus(s);
   if (idle.none()) return {};
-  const auto& doms = s.topo.sd[cpu];
-  bool kick = balance_due && (rq_nr_running(s, cpu) >= 2 ||
-              (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front())));
-  if (const int packing = s.topo.asym_packing_level[cpu]; balance_due && !kick && packing >= 0)  // sd_asym_packing
-    for (const CpuId i : each_cpu(doms[static_cast<std::size_t>(packing)].span & idle))
-      kick = kick || sched_asym_prefer(s.topo, i, cpu);
-  const int asym_level = s.topo.asym_level[cpu];  // sd_asym_cpucapacity
-  if (balance_due && !kick && asym_level >= 0)
-    kick = check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
-  if (balance_due && !kick && asym_level < 0)
-    if (const SchedDomain* llc = sd_llc(s, cpu)) kick = (llc->span & ~idle).count() > 1;
+  const bool kick = balance_due && balance_kick_needed(s, cpu, idle);
   const unsigned flags = kick ? kNohzKickMask : stats ? kNohzStatsKick : 0;
   if (!flags) return {};
   if (flags & kNohzBalanceKick) s.lb.nohz_next_balance = now + 1;

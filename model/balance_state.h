@@ -59,8 +59,11 @@ struct BalanceState {
 
   // sg_imbalanced: sgc->imbalance at level of the group whose capacity is
   // sgc's (0 where balancing never ran).
+  static std::size_t group_imbalance_index(unsigned level, CpuId sgc, std::size_t nr_cpus) {
+    return level * nr_cpus + sgc.index();
+  }
   bool group_imbalanced(unsigned level, CpuId sgc, std::size_t nr_cpus) const {
-    const std::size_t i = level * nr_cpus + sgc.index();
+    const std::size_t i = group_imbalance_index(level, sgc, nr_cpus);
     return i < group_imbalance.size() && group_imbalance[i] != 0;
   }
 

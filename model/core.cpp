@@ -141,9 +141,10 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
 // stopper is done.
 void stopper_preempt(Sched& s, CpuId cpu) {
   const TaskId curr = s.rq[cpu].curr;
-  if (rq_nr_running(s, cpu) == 1) s.lb.overload = true;  // prev_nr < 2, nr_running >= 2
+  const uint32_t prev_nr = rq_nr_running(s, cpu);
   if (curr) put_prev_task_fair(s, curr);
   context_switch(s, cpu, curr, kStopper);
+  add_nr_running_overload(s, cpu, prev_nr);
 }
 
 // detach_task (kernel/sched/fair.c v5.15; move_queued_task's first half,

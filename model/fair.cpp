@@ -401,7 +401,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   }
   for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, 1);
   note_nr_running(s, cpu);
-  if (prev_nr < 2 && rq_nr_running(s, cpu) >= 2) s.lb.overload = true;  // add_nr_running (v5.15): rd->overload
+  add_nr_running_overload(s, cpu, prev_nr);
 }
 
 // dequeue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control):

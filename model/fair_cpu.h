@@ -48,6 +48,11 @@ inline unsigned long cpu_util(const Sched& s, CpuId cpu) {
 inline uint32_t rq_nr_running(const Sched& s, CpuId cpu) {
   return root_cfs_rq(s, cpu).h_nr_running + (s.rq[cpu].curr == kStopper ? 1 : 0);
 }
+// add_nr_running's rd->overload (kernel/sched/sched.h v3.16+): set when an rq
+// that ran fewer than two tasks (prev_nr) now runs two or more.
+inline void add_nr_running_overload(Sched& s, CpuId cpu, uint32_t prev_nr) {
+  if (prev_nr < 2 && rq_nr_running(s, cpu) >= 2) s.lb.overload = true;
+}
 
 // A task blocked on cpu and its __schedule is in a newidle balance
 // (model/balance.h): rq->curr is still that task, though the model's CPU idles.
