@@ -32,8 +32,11 @@ uint64_t sd_balance_interval(const Sched& s, const SchedDomain& sd, const SdBala
 }
 
 // update_next_balance (v5.15): the earlier of next_balance and when sd is next due.
+// v3.10's idle_balance takes the balance_interval in jiffies, not clamped.
 void update_next_balance(const Sched& s, const SchedDomain& sd, const SdBalance& b, uint64_t& next_balance) {
-  const uint64_t next = b.last_balance + sd_balance_interval(s, sd, b, false);
+  const uint64_t interval =
+      s.era.balance_v3 ? msecs_to_jiffies(s, b.balance_interval) : sd_balance_interval(s, sd, b, false);
+  const uint64_t next = b.last_balance + interval;
   if (time_after(next_balance, next)) next_balance = next;
 }
 
@@ -421,8 +424,10 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
 // rebalance_domains (v5.15): every domain of cpu that is due, bottom up,
 // until should_we_balance says another CPU balances the rest; decays
 // max_newidle_lb_cost about 1% a second; sets rq->next_balance. Era 1 (v3.10,
-// v4.4) first brings cpu's blocked averages up to date.
+// v4.4) first brings cpu's blocked averages up to date; v3.10 keeps no
+// newidle costs and takes a domain's interval once, before its balance.
 void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
+  const bool v3 = s.era.balance_v3;
   if (s.era.balance_v4) update_blocked_averages_of_era(s, cpu);
   bool continue_balancing = true, busy = idle != Idle::idle;  // no SCHED_IDLE tasks
   const uint64_t now = jiffies(s);
@@ -432,7 +437,7 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
   for (std::size_t level = 0; level < s.topo.sd[cpu].size(); ++level) {
     const SchedDomain& sd = s.topo.sd[cpu][level];
     SdBalance& b = s.lb.sd[cpu][level];
-    if (time_after(now, b.next_decay_max_lb_cost)) {
+    if (!v3 && time_after(now, b.next_decay_max_lb_cost)) {
       b.max_newidle_lb_cost = b.max_newidle_lb_cost * 253 / 256;
       b.next_decay_max_lb_cost = now + s.tun.hz;
       need_decay = true;
@@ -449,7 +454,7 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
         busy = idle != Idle::idle;
       }
       b.last_balance = now;
-      interval = sd_balance_interval(s, sd, b, busy);
+      if (!v3) interval = sd_balance_interval(s, sd, b, busy);
     }
     if (time_after(next_balance, b.last_balance + interval)) {
       next_balance = b.last_balance + interval;

@@ -37,6 +37,24 @@ bool update_nohz_stats(Sched& s, CpuId cpu, const CpuMask& idle) {
   return rq.has_blocked_load;
 }
 
+// run_rebalance_domains (v3.10) on the kicked CPU ilb: its own
+// rebalance_domains first, then nohz_idle_balance for every other idle CPU
+// in CPU order, due or not (update_idle_cpu_load, then rebalance_domains),
+// until ilb has a task to run (need_resched); ilb's next_balance, then
+// nohz.next_balance, the earliest of theirs.
+void nohz_idle_balance_v3(Sched& s, CpuId ilb, const CpuMask& idle) {
+  rebalance_domains(s, ilb, Idle::idle);
+  Rq& this_rq = s.rq[ilb];
+  for (const CpuId c : each_cpu(idle)) {
+    if (c == ilb || !idle_cpu(s, c)) continue;
+    if (rq_nr_running(s, ilb)) break;
+    update_idle_cpu_load(s, c);
+    rebalance_domains(s, c, Idle::idle);
+    if (time_after(this_rq.next_balance, s.rq[c].next_balance)) this_rq.next_balance = s.rq[c].next_balance;
+  }
+  s.lb.nohz_next_balance = this_rq.next_balance;
+}
+
 // _nohz_idle_balance (v5.15), run by ilb at once: every idle CPU from the one
 // after ilb round to ilb itself, its blocked averages (update_nohz_stats),
 // then its balance if due and a balance was asked for (NOHZ_BALANCE_KICK);
@@ -45,6 +63,7 @@ bool update_nohz_stats(Sched& s, CpuId cpu, const CpuMask& idle) {
 // (update_idle_cpu_load before a due one's balance), then ilb's own
 // rebalance_domains, due or not, folded into nohz.next_balance.
 void nohz_idle_balance(Sched& s, CpuId ilb, const CpuMask& idle, unsigned flags) {
+  if (s.era.balance_v3) return nohz_idle_balance_v3(s, ilb, idle);
   const uint64_t now = jiffies(s);
   uint64_t next_balance = now + 60ull * s.tun.hz;
   bool update_next = false, has_blocked_load = false;
@@ -85,9 +104,26 @@ bool check_misfit_status(const Sched& s, CpuId cpu, const SchedDomain& sd) {
 // (SD_ASYM_PACKING) a CPU of higher priority is idle, or it has a misfit task
 // (asymmetric capacities), or else its LLC has another busy CPU
 // (nr_busy_cpus: the LLC's CPUs not running the idle task).
+// Era 1 has no misfit test. v4.4 counts the busy CPUs of sd_busy's local
+// group, sd_busy being the LLC's parent (none when the LLC is the top
+// domain). v3.10 looks at the local group of each domain from the bottom
+// while the domains share the package: the kick needs another busy CPU in
+// that group (at MC, a whole SMT core busy).
 bool balance_kick_needed(const Sched& s, CpuId cpu, const CpuMask& idle) {
   const auto& doms = s.topo.sd[cpu];
   if (rq_nr_running(s, cpu) >= 2) return true;
+  if (s.era.balance_v3) {
+    for (const SchedDomain& sd : doms) {
+      const bool pkg = sd.flags.has(F::SHARE_PKG_RESOURCES), packing = sd.flags.has(F::ASYM_PACKING);
+      const CpuMask& local = sd.groups.front().span;
+      if (pkg && (local & ~idle).count() > 1) return true;
+      if (packing && (local & ~idle).count() != local.count() && (sd.span & idle).any() &&
+          (sd.span & idle)._Find_first() < cpu.index())
+        return true;
+      if (!pkg && !packing) break;
+    }
+    return false;
+  }
   if (root_cfs_rq(s, cpu).h_nr_running >= 1 && check_cpu_capacity(s, cpu, doms.front())) return true;
   if (const int packing = s.topo.asym_packing_level[cpu]; packing >= 0)  // sd_asym_packing
     for (const CpuId i : each_cpu(doms[static_cast<std::size_t>(packing)].span & idle))
@@ -95,6 +131,7 @@ bool balance_kick_needed(const Sched& s, CpuId cpu, const CpuMask& idle) {
   if (const int asym_level = s.topo.asym_level[cpu]; asym_level >= 0)  // sd_asym_cpucapacity: no LLC test
     return check_misfit_status(s, cpu, doms[static_cast<std::size_t>(asym_level)]);
   const SchedDomain* llc = sd_llc(s, cpu);
+  if (s.era.balance_v4 && llc && llc == &doms.back()) return false;  // v4.4: no sd_busy
   return llc && (llc->span & ~idle).count() > 1;
 }
 
@@ -102,7 +139,8 @@ bool balance_kick_needed(const Sched& s, CpuId cpu, const CpuMask& idle) {
 // update the idle CPUs' blocked averages once nohz.next_blocked has passed
 // (NOHZ_STATS_KICK), and, once nohz.next_balance has and the balance test
 // holds, to balance for every idle CPU too (NOHZ_KICK_MASK). Era 1 has no
-// stats kick.
+// stats kick, adds one jiffy to nohz.next_balance (nohz.next_balance++) and
+// kicks only the first nohz idle CPU.
 NohzKick nohz_balancer_kick(Sched& s, CpuId cpu) {
   const uint64_t now = jiffies(s);
   const bool stats = !s.era.balance_v4 && s.lb.nohz_has_blocked && time_after(now, s.lb.nohz_next_blocked);
@@ -113,9 +151,11 @@ NohzKick nohz_balancer_kick(Sched& s, CpuId cpu) {
   const bool kick = balance_due && balance_kick_needed(s, cpu, idle);
   const unsigned flags = kick ? kNohzKickMask : stats ? kNohzStatsKick : 0;
   if (!flags) return {};
-  if (flags & kNohzBalanceKick) s.lb.nohz_next_balance = now + 1;
-  for (const CpuId c : each_cpu(idle))  // find_new_ilb
+  if (flags & kNohzBalanceKick) s.lb.nohz_next_balance = s.era.balance_v4 ? s.lb.nohz_next_balance + 1 : now + 1;
+  for (const CpuId c : each_cpu(idle)) {  // find_new_ilb (era 1: the first nohz idle CPU or none)
     if (c != cpu && idle_cpu(s, c)) return {c, flags};
+    if (s.era.balance_v4) break;
+  }
   return {};
 }
 
@@ -147,6 +187,7 @@ Nanos newidle_domain_cost(const Sched& s, const SchedDomain& sd) {
 // does not cover the domains' costs, after a pull, or (seed 002) when the rq
 // has a runnable task. Then it returns pulled_task (> 0: pick again).
 int newidle_walk(Sched& s, CpuId cpu) {
+  const bool v3 = s.era.balance_v3;
   NewidleWalk& w = s.lb.walk[cpu];
   Rq& rq = s.rq[cpu];
   const auto& doms = s.topo.sd[cpu];
@@ -155,7 +196,7 @@ int newidle_walk(Sched& s, CpuId cpu) {
     const SchedDomain& sd = doms[w.level];
     SdBalance& b = s.lb.sd[cpu][w.level];
     if (!w.at) {  // the loop's top, before the domain
-      if (rq.avg_idle < w.curr_cost + b.max_newidle_lb_cost) {
+      if (!v3 && rq.avg_idle < w.curr_cost + b.max_newidle_lb_cost) {
         update_next_balance(s, sd, b, w.next_balance);
         break;
       }
@@ -174,7 +215,7 @@ int newidle_walk(Sched& s, CpuId cpu) {
     bool continue_balancing = true;
     pulled = load_balance(s, cpu, w.level, Idle::newly_idle, continue_balancing);
     const Nanos domain_cost = s.now - w.t0;
-    b.max_newidle_lb_cost = std::max(b.max_newidle_lb_cost, domain_cost);
+    if (!v3) b.max_newidle_lb_cost = std::max(b.max_newidle_lb_cost, domain_cost);
     w.curr_cost += domain_cost;
     s.counters.newidle_domains++;
     update_next_balance(s, sd, b, w.next_balance);
@@ -182,9 +223,13 @@ int newidle_walk(Sched& s, CpuId cpu) {
       break;
   }
   w.at = 0;
-  rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, w.curr_cost);
+  if (v3) {  // v3.10's idle_balance keeps no costs, and moves next_balance later too
+    if (pulled || time_after(jiffies(s), rq.next_balance)) rq.next_balance = w.next_balance;
+  } else {
+    rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, w.curr_cost);
+    if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
+  }
   if (root_cfs_rq(s, cpu).h_nr_running && !pulled) pulled = 1;
-  if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;
   if (pulled) rq.idle_stamp = 0;
   else nohz_newidle_balance(s, cpu);
   if (w.first_arrival) {
@@ -205,7 +250,9 @@ int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
   if (!s.features[Feature::load_balance] && !s.features[Feature::kernel_placement]) return 0;
   rq.idle_stamp = s.now;
   if (!s.features[Feature::load_balance] || !cpu_active(s, cpu)) return 0;  // v5.15: nothing pulled towards an inactive CPU
-  const bool early_out = rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || !s.lb.overload;
+  // v3.10 has no rd->overload, and its early return leaves next_balance.
+  const bool v3 = s.era.balance_v3;
+  const bool early_out = rq.avg_idle < static_cast<Nanos>(s.tun.migration_cost_ns) || (!v3 && !s.lb.overload);
   const auto& doms = s.topo.sd[cpu];
   if (doms.empty()) {  // no domain to walk (one CPU): the blocked averages only
     if (!early_out) update_blocked_averages_of_era(s, cpu);
@@ -213,6 +260,7 @@ int newidle_balance(Sched& s, CpuId cpu, bool from_task) {
   }
   NewidleWalk& w = s.lb.walk[cpu];
   w.next_balance = jiffies(s) + s.tun.hz;
+  if (early_out && v3) return 0;
   if (early_out) {
     update_next_balance(s, doms.front(), s.lb.sd[cpu].front(), w.next_balance);
     if (time_after(rq.next_balance, w.next_balance)) rq.next_balance = w.next_balance;

@@ -12,6 +12,7 @@
 
 namespace cfsv {
 template <class V> struct SdLbStatsV4T;  // model/arith/balance_v4.h
+template <class V> struct SdLbStatsV3T;  // model/arith/balance_v3.h
 }  // namespace cfsv
 
 namespace cfsv::lb {
@@ -66,6 +67,7 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&));
 // (model/lb_pass.h).
 void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStats& sds);
 void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV4T<uint64_t>& sds);
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV3T<uint64_t>& sds);
 void note_lb_pass(const Sched& s, const LbEnv& env, int ld_moved);
 // should_we_balance (v5.15, v4.4).
 bool should_we_balance(const Sched& s, const LbEnv& env);
@@ -100,6 +102,16 @@ void update_cpu_load_active(Sched& s, CpuId cpu);
 void update_idle_cpu_load(Sched& s, CpuId cpu);
 uint64_t weighted_cpuload(const Sched& s, CpuId cpu);
 int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& continue_balancing);
+// Era 1's loads (v4.4, v3.10): source_load / target_load (`target`) of the
+// cpu_load[] index `type` (0: the current load); get_sd_load_idx, the
+// domain's index for the idle type; cpu_avg_load_per_task.
+uint64_t biased_load(const Sched& s, CpuId cpu, unsigned type, bool target);
+unsigned sd_load_idx(const SchedDomain& sd, Idle idle);
+uint64_t cpu_avg_load_per_task(const Sched& s, CpuId cpu);
+// v3.10's find_busiest_group (sets env.imb) and find_busiest_queue under
+// balance_v3_10 (model/balance_v3.cpp).
+const SchedGroup* find_busiest_group_v3(Sched& s, LbEnv& env);
+CpuId find_busiest_queue_v3(const Sched& s, const LbEnv& env, const SchedGroup& g);
 // v3.10: update_h_load, every live group's h_load on cpu once a jiffy per rq,
 // and task_h_load_era1, which reads it (other eras: select_rq.h's task_h_load).
 void update_h_load(Sched& s, CpuId cpu);

@@ -1,7 +1,7 @@
 // The sink's view of one load_balance pass (model/lb_pass.h), filled only
 // when a sink listens (LbEnv::pass): both eras' verdicts and what
 // detach_tasks took. docs/balancing.md, "One pass against its verdict".
-#include "arith/balance_v4.h"
+#include "arith/balance_v3.h"
 #include "balance_lb.h"
 #include "sink.h"
 
@@ -16,6 +16,12 @@ LbGroupFigures figures(const SgLbStatsV4& g) {
   return {g.group_load,     g.group_capacity, g.avg_load,
           g.sum_nr_running, g.idle_cpus,      g.group_weight, static_cast<uint8_t>(g.type)};
 }
+// v3.10: the group's power stands for its capacity (what avg_load is scaled by);
+// type 1 (imbalanced) when group_imb.
+LbGroupFigures figures(const SgLbStatsV3& g) {
+  return {g.group_load,     g.power,     g.avg_load,
+          g.sum_nr_running, g.idle_cpus, g.group_weight, static_cast<uint8_t>(g.group_imb ? GroupTypeV4::imbalanced : GroupTypeV4::other)};
+}
 void verdict(const Sched& s, LbEnv& env, uint64_t domain_avg_load, const LbGroupFigures& local,
              const LbGroupFigures& busiest) {
   *env.pass = {.dst = env.dst_cpu, .src = {}, .level = static_cast<uint32_t>(env.level), .idle = env.idle,
@@ -29,6 +35,9 @@ void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStats& sds) {
   verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
 }
 void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV4& sds) {
+  verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
+}
+void note_lb_verdict(const Sched& s, LbEnv& env, const SdLbStatsV3& sds) {
   verdict(s, env, sds.avg_load, figures(sds.local), figures(sds.busiest));
 }
 

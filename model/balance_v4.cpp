@@ -90,27 +90,6 @@ void update_cpu_load(CpuLoadV4& cl, uint64_t this_load, uint64_t pending) {
   }
 }
 
-// source_load / target_load (kernel/sched/fair.c v4.4): with LB_BIAS, a low
-// guess (the min of cpu_load[type - 1] and the current load) for a CPU to pull
-// from, a high one (the max) for a CPU of the local group.
-uint64_t biased_load(const Sched& s, CpuId cpu, unsigned type, bool target) {
-  const uint64_t total = weighted_cpuload(s, cpu);
-  if (type == 0 || !s.features[Feature::lb_bias]) return total;
-  const uint64_t idx = s.lb.cpu_load[cpu].load[type - 1];
-  return target ? std::max(idx, total) : std::min(idx, total);
-}
-
-// get_sd_load_idx (kernel/sched/fair.c v4.4): the domain's index for the idle type.
-unsigned sd_load_idx(const SchedDomain& sd, Idle idle) {
-  return idle == Idle::not_idle ? sd.busy_idx : idle == Idle::newly_idle ? sd.newidle_idx : sd.idle_idx;
-}
-
-// cpu_avg_load_per_task (kernel/sched/fair.c v4.4)
-uint64_t cpu_avg_load_per_task(const Sched& s, CpuId cpu) {
-  const uint32_t nr = root_cfs_rq(s, cpu).h_nr_running;
-  return nr ? weighted_cpuload(s, cpu) / nr : 0;
-}
-
 // update_sg_lb_stats (kernel/sched/fair.c v4.4) over the group's CPUs in
 // env.cpus; no NUMA balancing counts. overload: a CPU runs more than one task.
 // min_load / max_load: the Wasted Cores fix's (0 for a group with no CPU in
@@ -190,9 +169,10 @@ bool take_load_v4(const Sched& s, TaskId p, LbEnv& env) {
 // task that stays moves to the tail (the shared loop, model/balance_lb.h).
 int detach_tasks_v4(Sched& s, LbEnv& env) { return detach_tasks_loop(s, env, true, take_load_v4); }
 
-// need_active_balance (kernel/sched/fair.c v4.4), without asym packing.
+// need_active_balance (kernel/sched/fair.c v4.4), without asym packing;
+// v3.10's has only the failure count.
 bool need_active_balance_v4(const Sched& s, const LbEnv& env) {
-  if (env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
+  if (!s.era.balance_v3 && env.idle != Idle::not_idle && root_cfs_rq(s, env.src_cpu).h_nr_running == 1 &&
       check_cpu_capacity(s, env.src_cpu, *env.sd) &&
       capacity_of(s, env.src_cpu) * env.sd->imbalance_pct < capacity_of(s, env.dst_cpu) * 100)
     return true;
@@ -200,6 +180,27 @@ bool need_active_balance_v4(const Sched& s, const LbEnv& env) {
 }
 
 }  // namespace
+
+// source_load / target_load (kernel/sched/fair.c v4.4): with LB_BIAS, a low
+// guess (the min of cpu_load[type - 1] and the current load) for a CPU to pull
+// from, a high one (the max) for a CPU of the local group.
+uint64_t biased_load(const Sched& s, CpuId cpu, unsigned type, bool target) {
+  const uint64_t total = weighted_cpuload(s, cpu);
+  if (type == 0 || !s.features[Feature::lb_bias]) return total;
+  const uint64_t idx = s.lb.cpu_load[cpu].load[type - 1];
+  return target ? std::max(idx, total) : std::min(idx, total);
+}
+
+// get_sd_load_idx (kernel/sched/fair.c v4.4): the domain's index for the idle type.
+unsigned sd_load_idx(const SchedDomain& sd, Idle idle) {
+  return idle == Idle::not_idle ? sd.busy_idx : idle == Idle::newly_idle ? sd.newidle_idx : sd.idle_idx;
+}
+
+// cpu_avg_load_per_task (kernel/sched/fair.c v4.4)
+uint64_t cpu_avg_load_per_task(const Sched& s, CpuId cpu) {
+  const uint32_t nr = root_cfs_rq(s, cpu).h_nr_running;
+  return nr ? weighted_cpuload(s, cpu) / nr : 0;
+}
 
 void update_cpu_load_active(Sched& s, CpuId cpu) {
   CpuLoadV4& cl = s.lb.cpu_load[cpu];
@@ -236,8 +237,9 @@ int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& con
   for (const CpuId c : s.rq.ids()) env.cpus.set(c.index());  // cpu_active_mask
   const SchedDomain& sd = *env.sd;
   SdBalance& b = *env.sdb;
+  const bool v3 = s.era.balance_v3;  // v3.10: no sgc->imbalance (group_imb is the group's own)
   uint8_t* parent_imbalance =
-      env.parent ? &sgc_imbalance(s, env.parent->level, env.parent->groups.front().id) : nullptr;
+      env.parent && !v3 ? &sgc_imbalance(s, env.parent->level, env.parent->groups.front().id) : nullptr;
   int ld_moved = 0;
   CpuId busiest;
   bool active = false;
@@ -247,9 +249,9 @@ int load_balance_v4(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& con
       continue_balancing = false;
       break;
     }
-    const SchedGroup* group = find_busiest_group_v4(s, env);
+    const SchedGroup* group = v3 ? find_busiest_group_v3(s, env) : find_busiest_group_v4(s, env);
     if (!group) break;
-    busiest = find_busiest_queue_v4(s, env, *group);
+    busiest = v3 ? find_busiest_queue_v3(s, env, *group) : find_busiest_queue_v4(s, env, *group);
     if (!busiest) break;
     env.src_cpu = busiest;
     ld_moved = 0;

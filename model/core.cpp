@@ -41,6 +41,7 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.tracks_pelt = e.pelt || e.pelt_v4 || e.pelt_v3;
   e.pelt_shares = e.tracks_pelt && !f[Feature::instant_shares];
   e.balance_v4 = f[Feature::balance_v4_4];
+  e.balance_v3 = e.balance_v4 && f[Feature::balance_v3_10];
   return e;
 }
 
@@ -378,7 +379,8 @@ void block_task(Sched& s, TaskId task, TaskState to) {
 
 // do_exit (kernel/exit.c v6.4): PF_EXITING (exit_signals), then with
 // CONFIG_SCHED_AUTOGROUP sched_autogroup_exit_task while the task is still
-// queued; then the running task blocks for good (its load leaves at the
+// queued; v3.10's cgroup_exit moves it to the root cgroup (feature
+// exit_moves_to_root); then the running task blocks for good (its load leaves at the
 // switch away, task_dead_fair), while a sleeping task is simply gone. Its
 // signal's autogroup reference goes last (free_signal_struct: the model reaps
 // at once).
@@ -388,6 +390,10 @@ void do_exit(Sched& s, TaskId task) {
   if (t.state != TaskState::running && t.state != TaskState::sleeping) return;  // a waiting task exits when it runs
   t.exiting = true;
   if (s.features[Feature::sched_autogroup]) sched_autogroup_exit_task(s, task);
+  if (t.state == TaskState::running && s.features[Feature::exit_moves_to_root]) {
+    t.cgroup = kRootGroup;  // cgroup_exit: init_css_set, then cpu_cgroup_exit (v3.10)
+    sched_move_task(s, task);
+  }
   if (t.state == TaskState::running) {
     block_task(s, task, TaskState::exited);
   } else if (t.state == TaskState::sleeping) {

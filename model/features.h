@@ -64,6 +64,8 @@ enum class Feature : unsigned {
   recent_used_cpu_affinity_fix,  // after v6.4 (6.1.y stable): select_idle_sibling tests the recent CPU's own affinity
   affinity_move_by_stopper,   // v3.10..v3.17: set_cpus_allowed_ptr moves any queued task through the stopper
   move_places_sleeper,        // v4.4+: a sleeping task's group move places it first (detach_task_cfs_rq)
+  balance_v3_10,              // with balance_v4_4: v3.10's era-1 balancing (capacity in CPUs, group_imb, no cost limits)
+  exit_moves_to_root,         // v3.10: cpu_cgroup_exit moves an exiting task to the root group before its last dequeue
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

@@ -19,6 +19,13 @@ void set_cpu_active(Sched& s, CpuId cpu, bool active) {
 
 void migrate_tasks(Sched& s, CpuId dead) {
   touch(s, dead);
+  // take_cpu_down runs under stop_machine: every online CPU's stopper
+  // preempts what runs there (multi_cpu_stop) until the dying CPU is gone;
+  // then each picks again. An idle CPU's detour through the stopper is left
+  // out (its pick after it would run a newidle balance: docs/model.md).
+  CpuMask stopped;
+  for (const CpuId c : each_cpu(s.active))
+    if (s.rq[c].curr != kIdle) stopper_preempt(s, c), stopped.set(c.index());
   if (s.rq[dead].curr != kIdle) stopper_preempt(s, dead);
   // In the order the CPU's pick takes them, each picked and put back (v5.15's
   // balance_push pushes each as it becomes rq->curr: the same order).
@@ -30,6 +37,7 @@ void migrate_tasks(Sched& s, CpuId dead) {
     s.counters.hotplug_migrations++;
   }
   resched_curr(s, dead);
+  for (const CpuId c : each_cpu(stopped)) resched_curr(s, c);
 }
 
 }  // namespace cfsv

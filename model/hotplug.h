@@ -15,8 +15,9 @@ namespace cfsv {
 void set_cpu_active(Sched& s, CpuId cpu, bool active);
 
 // sched_cpu_dying's task migration (v3.10 and v4.4 migrate_tasks; v5.15
-// balance_push does the same from the dying CPU): the stopper preempts the
-// running task, then every task queued on cpu, in the order pick_next_task
+// balance_push does the same from the dying CPU), under stop_machine: the
+// stopper preempts the running task of every online CPU (each picks again
+// after), then every task queued on cpu, in the order pick_next_task
 // takes them (each picked and put back), goes to select_fallback_rq's
 // CPU (the first allowed active CPU of its node, else of the machine, else
 // the cpuset fallback widens its affinity).

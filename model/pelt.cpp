@@ -269,10 +269,12 @@ bool skip_blocked_update(const Sched& s, EntityId sei) {
   return !s.cfs[e.my_q].pelt.propagate;
 }
 
-// cfs_rq_is_decayed (kernel/sched/fair.c v5.15)
-bool cfs_rq_is_decayed(const CfsRq& c) {
+// cfs_rq_is_decayed (kernel/sched/fair.c v5.15.100), given whether
+// child_cfs_rq_on_list holds: the cfs_rq before this one on the leaf list is
+// a child group's (the list keeps a child right before its parent).
+bool cfs_rq_is_decayed(const CfsRq& c, bool child_on_list) {
   const SchedAvg& a = c.pelt.avg;
-  return !c.load_weight && !a.load_sum && !a.util_sum && !a.runnable_sum;
+  return !c.load_weight && !a.load_sum && !a.util_sum && !a.runnable_sum && !child_on_list;
 }
 
 }  // namespace
@@ -443,9 +445,10 @@ void migrate_task_rq_fair_pelt(Sched& s, TaskId task, bool queued) {
 // update_blocked_averages + __update_blocked_fair (kernel/sched/fair.c
 // v5.15): the CPU's cfs_rqs on the leaf list, children before parents (the
 // model's groups in reverse creation order: a child is created after its
-// parent), each brought up to now with its group entity.
+// parent), each brought up to now with its group entity; one that stays on
+// the list keeps its parent there (child_cfs_rq_on_list).
 void update_blocked_averages(Sched& s, CpuId cpu) {
-  const uint64_t now = rq_clock_pelt(s, cpu);
+  const uint64_t now = rq_clock_pelt(s, cpu), walk = ++s.rq[cpu].blocked_walks;
   bool blocked = false;
   for (std::size_t g = s.tg.size(); g-- > 0;) {
     const CfsRqId cq = s.tg[GroupId(static_cast<int32_t>(g))].cfs_rq[cpu];
@@ -453,7 +456,9 @@ void update_blocked_averages(Sched& s, CpuId cpu) {
     if (update_cfs_rq_load_avg(s, now, cq)) update_tg_load_avg(s, cq);
     const EntityId se = s.cfs[cq].group_se;
     if (se && !skip_blocked_update(s, se)) update_load_avg(s, s.se[se].cfs_rq, se, kUpdateTg);
-    if (cfs_rq_is_decayed(s.cfs[cq])) s.cfs[cq].pelt.on_list = false;
+    CfsRq& c = s.cfs[cq];
+    if (cfs_rq_is_decayed(c, c.pelt.child_on_list_walk == walk)) c.pelt.on_list = false;
+    else if (const GroupId parent = s.tg[c.tg].parent) s.cfs[s.tg[parent].cfs_rq[cpu]].pelt.child_on_list_walk = walk;
     blocked = blocked || s.cfs[cq].pelt.avg.load_avg || s.cfs[cq].pelt.avg.util_avg;  // cfs_rq_has_blocked
   }
   s.rq[cpu].last_blocked_load_update_tick = jiffies(s);  // update_blocked_load_tick

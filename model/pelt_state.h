@@ -61,6 +61,7 @@ struct CfsRqPelt {
     uint64_t tg_runnable_contrib = 0;
   } v3;
   bool on_list = false;               // on its rq's leaf_cfs_rq_list (update_blocked_averages walks it)
+  uint64_t child_on_list_walk = 0;    // the rq's blocked walk in which a child group's cfs_rq stayed on the list
   // The model's own bookkeeping for the invariants: entities attached here,
   // and the removals queued and applied since boot.
   uint32_t nr_attached = 0;

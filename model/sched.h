@@ -79,6 +79,10 @@ struct ModelEra {
   // v4.4's load_balance; cfs_tasks not reordered at pick (v4.16+ moves the
   // task picked to its head).
   bool balance_v4 = false;
+  // v3.10's era 1 within it (feature balance_v3_10, with balance_v4_4):
+  // capacity counted in CPUs, group_imb from the group's own loads, no
+  // rd->overload, newidle without cost limits (model/balance_v3.cpp).
+  bool balance_v3 = false;
   bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);
@@ -259,6 +263,7 @@ struct Rq {
   // rq->last_blocked_load_update_tick (jiffies).
   bool has_blocked_load = false;
   uint64_t last_blocked_load_update_tick = 0;
+  uint64_t blocked_walks = 0;  // v5.15's update_blocked_averages walks so far (CfsRqPelt::child_on_list_walk)
   Nanos since = 0;        // when curr started
   Nanos idle_ns = 0, busy_ns = 0;      // idle_ns counts offline time too
   Nanos offline_ns = 0, offline_since = 0;  // hotplug: time offline before the last online, the last offline

@@ -110,11 +110,12 @@ Sim::~Sim() = default;
 // s_.topo for sc_.topology in era te over cpu_map (empty: every CPU; a
 // hotplug passes the active ones): the one there, one set aside by an earlier
 // reset or hotplug, or a new build (the one it replaces set aside).
-void Sim::use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map, bool numa_levels) {
+void Sim::use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map, bool numa_levels,
+                       const CpuMask& dying) {
   const CpuMask map = cpu_map.any() ? cpu_map : first_cpus(sc_.topology.nr_cpus());
   const auto built_for = [&](const Topology& spec, const SchedTopology& st) {
     return spec == sc_.topology && st.era == te && st.own_group_first == own_group_first && st.cpu_map == map &&
-           st.numa_levels == numa_levels;
+           st.numa_levels == numa_levels && st.dying == dying;
   };
   if (topo_for_ && built_for(*topo_for_, s_.topo)) return;
   const auto kept = std::find_if(topologies_kept_.begin(), topologies_kept_.end(),
@@ -133,7 +134,7 @@ void Sim::use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_
       next_replaced_ = (next_replaced_ + 1) % kTopologiesKept;
     }
   }
-  s_.topo = build_sched_topology(sc_.topology, te, own_group_first, map, numa_levels);
+  s_.topo = build_sched_topology(sc_.topology, te, own_group_first, map, numa_levels, dying);
   topo_for_ = sc_.topology;
 }
 

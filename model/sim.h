@@ -222,7 +222,8 @@ class Sim {
   std::optional<Topology> topo_for_;
   std::vector<BuiltTopology> topologies_kept_;
   std::size_t next_replaced_ = 0;  // the kept one a new build replaces when all are in use
-  void use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map = {}, bool numa_levels = true);
+  void use_topology(TopologyEra te, bool own_group_first, const CpuMask& cpu_map = {}, bool numa_levels = true,
+                    const CpuMask& dying = {});
   void set_cpu_online(CpuId cpu, bool online);  // `cpu offline|online N` (sim_ops.cpp)
   Tunables normalized_;  // normalized_sysctl_*: what update_sysctl scales at a CPU hotplug
   uint64_t steps_ = 0;  // ops applied and events handled (the set-up counts as one)

@@ -283,15 +283,18 @@ void Sim::set_cpu_online(CpuId cpu, bool online) {
   // An online runs x86's set_cpu_sibling_map, which under the feature sets
   // the numa-in-package table again: no NUMA level from now on.
   const bool numa_levels = s_.topo.numa_levels && !(online && s_.features[Feature::online_drops_numa_levels]);
-  use_topology(s_.topo.era, s_.topo.own_group_first, s_.active, numa_levels);
+  // v3.10 and v4.4 rebuild at CPU_DOWN_PREPARE, the dying CPU still in the
+  // sibling masks and online; v5.15 in cpuset's hotplug work, once it is gone.
+  const bool dying_counted = !online && s_.topo.era != TopologyEra::v5_15;
+  CpuMask dying;
+  if (dying_counted) dying.set(cpu.index());
+  use_topology(s_.topo.era, s_.topo.own_group_first, s_.active, numa_levels, dying);
   init_domains_balance(s_);
   // The new domains' sd->avg_scan_cost and sd_llc_shared->has_idle_cores
   // start at zero (topology.c's kzalloc'd sched_domain_shared, build_sched_domain).
   for (Rq& r : s_.rq) r.avg_scan_cost = 0, r.has_idle_cores = false;
   // The rebuild's rq_attach_root puts every rq online again: rq_online_fair's
-  // update_sysctl. v3.10 and v4.4 rebuild at CPU_DOWN_PREPARE, the dying CPU
-  // still online, so counted; v5.15 in cpuset's hotplug work, once it is gone.
-  const bool dying_counted = !online && s_.topo.era != TopologyEra::v5_15;
+  // update_sysctl, the dying CPU counted where it is still online.
   s_.tun.update_sysctl(normalized_, static_cast<unsigned>(s_.active.count()) + (dying_counted ? 1 : 0));
   if (!online) migrate_tasks(s_, cpu);
 }

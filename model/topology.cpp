@@ -138,9 +138,10 @@ struct Tl {
 
 class Builder {
  public:
-  Builder(const Topology& t, TopologyEra e, bool own_first, const CpuMask& cpu_map, bool numa_levels)
+  Builder(const Topology& t, TopologyEra e, bool own_first, const CpuMask& cpu_map, bool numa_levels,
+          const CpuMask& dying)
       : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()),
-        map_(cpu_map.any() ? cpu_map : first_cpus(n_)), numa_levels_(numa_levels) {}
+        map_(cpu_map.any() ? cpu_map : first_cpus(n_)), numa_levels_(numa_levels), weighed_(map_ | dying) {}
 
   SchedTopology build() {
     SchedTopology st;
@@ -251,11 +252,12 @@ class Builder {
   // tl->mask(cpu): cpu_smt_mask, cpu_coregroup_mask (the LLC: the socket's,
   // or its node's part of it when a socket holds several nodes, each die
   // with its own L3), cpu_cpu_mask (the node), sd_numa_mask.
-  CpuMask mask(const Tl& tl, unsigned cpu) const {
+  CpuMask mask(const Tl& tl, unsigned cpu) const { return mask(tl, cpu, map_); }
+  CpuMask mask(const Tl& tl, unsigned cpu, const CpuMask& map) const {
     CpuMask m;
     const unsigned per_socket = t_.cores * t_.threads;
     for (unsigned i = 0; i < n_; ++i) {
-      if (!map_[i]) continue;  // the span is within the CPU map (cpumask_and with cpu_map)
+      if (!map[i]) continue;  // the span is within the CPU map (cpumask_and with cpu_map)
       switch (tl.level) {
         case Level::smt: m[i] = i / t_.threads == cpu / t_.threads; break;
         case Level::mc: m[i] = i / per_socket == cpu / per_socket && t_.cpu_node(i) == t_.cpu_node(cpu); break;
@@ -294,7 +296,7 @@ class Builder {
     for (const Tl& tl : tl_) {
       const SdInit& in = era_.init[static_cast<std::size_t>(tl.level)];
       const CpuMask m = mask(tl, static_cast<unsigned>(cpu.v));
-      const unsigned w = weight(m);
+      const unsigned w = weight(mask(tl, static_cast<unsigned>(cpu.v), weighed_));  // sd_init's sd_weight
       SchedDomain sd;
       sd.name = in.name;
       sd.level = static_cast<unsigned>(sds.size());
@@ -479,6 +481,7 @@ class Builder {
   unsigned n_;
   CpuMask map_;  // the CPUs built over (build_sched_domains' cpu_map: the active ones)
   bool numa_levels_;  // false: v4.4's x86 table set again after boot (no NUMA level on a numa-in-package machine)
+  CpuMask weighed_;   // the CPUs sd_init's weights count: map_ and a dying CPU (v3.10, v4.4)
   std::vector<unsigned> numa_distances_;
   std::vector<Tl> tl_;
   IdVec<CpuId, std::vector<SchedDomain>> built_;
@@ -508,9 +511,10 @@ unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
 }
 
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first, const CpuMask& cpu_map,
-                                   bool numa_levels) {
-  SchedTopology st = Builder(t, era, own_group_first, cpu_map, numa_levels).build();
+                                   bool numa_levels, const CpuMask& dying) {
+  SchedTopology st = Builder(t, era, own_group_first, cpu_map, numa_levels, dying).build();
   st.numa_levels = numa_levels;
+  st.dying = dying;
   st.own_group_first = own_group_first;
   return st;
 }

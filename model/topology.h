@@ -89,6 +89,7 @@ struct SchedTopology {
   TopologyEra era = TopologyEra::v5_15;
   CpuMask cpu_map;               // the CPUs built over (the active ones); the others have no domain
   bool numa_levels = true;       // as built for: false after v4.4's x86 topology reset (online_drops_numa_levels)
+  CpuMask dying;                 // as built for: a CPU going down that sd_init's weights still count
   bool own_group_first = false;  // as built for: wasted_cores_group_construction (era 1; v5.15 does anyway)
   std::vector<unsigned> numa_distances;  // sched_domains_numa_distance
   IdVec<CpuId, unsigned> cpu_capacity;   // the capacity each CPU's groups count
@@ -130,9 +131,11 @@ inline bool sched_asym_prefer(const SchedTopology& st, CpuId a, CpuId b) {
 // nodes once a CPU has come online after boot (online_drops_numa_levels).
 // own_group_first: era 1 builds each CPU's own overlapping group first, then
 // from CPU 0 (the feature wasted_cores_group_construction); v5.15 builds it
-// first anyway.
+// first anyway. dying: CPUs outside cpu_map that sd_init's weight (of
+// tl->mask, the topology's sibling masks) still counts, as v3.10 and v4.4
+// rebuild at CPU_DOWN_PREPARE: the intervals that weight sets.
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false,
-                                   const CpuMask& cpu_map = {}, bool numa_levels = true);
+                                   const CpuMask& cpu_map = {}, bool numa_levels = true, const CpuMask& dying = {});
 
 // The era's names of the flags in s, in bit order.
 std::vector<std::string_view> sd_flag_names(TopologyEra e, const SdFlags& s);

@@ -233,6 +233,26 @@ TEST(FidelityGroupMove, ASleepersLagIsCappedAtTheMoveFromV44) {
   }
 }
 
+// v3.10's cgroup_exit puts an exiting task in the root cgroup and
+// cpu_cgroup_exit moves it there while it still runs, so its last dequeue
+// leaves its blocked load on the root cfs_rq, not its group's (feature
+// exit_moves_to_root; cpu_cgroup_exit is gone by v4.4).
+TEST(FidelityGroupMove, AnExitingTaskLeavesFromTheRootGroupInV310) {
+  for (const bool on : {true, false}) {
+    Sim sim(parse(std::string("kernel v3.10\nfeature exit_moves_to_root=") + (on ? "on" : "off") +
+                  "\ngroup /g\ntask a group=/g run=3ms\ntask b group=/g run=busy\nrun 20ms\n"));
+    sim.run();
+    const Sched& st = sim.sched();
+    const TaskId a = sim.task_index("a");
+    ASSERT_EQ(st.tasks[a].state, TaskState::exited);
+    const CfsRq& group = st.cfs[st.tg[sim.group_index("/g")].cfs_rq[CpuId(0)]];
+    const CfsRq& root = st.cfs[st.rq[CpuId(0)].cfs];
+    EXPECT_EQ(st.tasks[a].group, on ? kRootGroup : sim.group_index("/g"));
+    EXPECT_EQ(group.pelt.v3.blocked_load_avg == 0, on) << on;
+    EXPECT_EQ(root.pelt.v3.blocked_load_avg > 0, on) << on;
+  }
+}
+
 // ---- tunables ------------------------------------------------------------
 
 // `scaling` is a boot-time setting: the kernel's tunable_scaling write only

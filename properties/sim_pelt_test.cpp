@@ -153,6 +153,33 @@ TEST(SimPelt, BlockedGroupLoadKeepsItsShareUnlessInstantShares) {
   }
 }
 
+// cfs_rq_is_decayed (v5.15.100) keeps a cfs_rq on the leaf list while a
+// child group's cfs_rq stays there (child_cfs_rq_on_list), so the parent's
+// averages go on being updated. /a decayed to nothing while /a/b still holds
+// load: /a stays; once /a/b is decayed too, both leave in one walk.
+TEST(SimPelt, AParentCfsRqStaysOnTheLeafListWhileAChildIsOnIt) {
+  Scenario sc = basic("v5.15", 1);
+  sc.groups = {{"/a", 1024}, {"/a/b", 1024}};
+  sc.duration = kMs;
+  Sim sim(sc);
+  sim.run();
+  Sched& s = sim.mutable_sched();
+  const CpuId cpu(0);
+  CfsRq& a = s.cfs[s.tg[sim.group_index("/a")].cfs_rq[cpu]];
+  CfsRq& b = s.cfs[s.tg[sim.group_index("/a/b")].cfs_rq[cpu]];
+  a.pelt = {}, b.pelt = {};
+  a.pelt.on_list = b.pelt.on_list = true;
+  b.pelt.avg.load_sum = 1000;  // /a/b still decaying; /a at zero
+  b.pelt.avg.last_update_time = a.pelt.avg.last_update_time = rq_clock_pelt(s, cpu);
+  update_blocked_averages(s, cpu);
+  EXPECT_TRUE(b.pelt.on_list);
+  EXPECT_TRUE(a.pelt.on_list);
+  b.pelt.avg.load_sum = 0;
+  update_blocked_averages(s, cpu);
+  EXPECT_FALSE(b.pelt.on_list);
+  EXPECT_FALSE(a.pelt.on_list);
+}
+
 TEST(SimPelt, RootTgLoadAvgSkipSavesUpdatesAndChangesNoDecision) {
   Scenario sc = basic("v5.15", 4);
   for (int i = 0; i < 8; ++i) sc.tasks.push_back(task("t" + std::to_string(i), 0, "/", RunPeriodic{3 * kMs, 2 * kMs}));

@@ -205,8 +205,8 @@ template <class V> V calculate_imbalance_v4(const ImbalanceEnvV4T<V>& env, SdLbS
 // calculate_imbalance as the Wasted Cores fix rewrites it (Lozi et al.,
 // EuroSys 2016, on kernel/sched/fair.c v4.1; feature wasted_cores_min_load):
 // half the gap between busiest's most loaded CPU and local's least loaded
-// one, 0 when there is none. Returns env->imbalance.
-template <class V> V calculate_imbalance_min_load(const SdLbStatsV4T<V>& sds) {
+// one, 0 when there is none. Returns env->imbalance (both eras' stats).
+template <template <class> class Sds, class V> V calculate_imbalance_min_load(const Sds<V>& sds) {
   const V& most = sds.busiest.max_load;
   return (most - min(sds.local.min_load, most)) / V(2);
 }
