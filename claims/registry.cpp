@@ -180,6 +180,10 @@ std::span<const Claim> all_claims() {
        "every era-1 load_balance pass that moves tasks takes each task while the imbalance X is still positive and "
        "with its load / 2 within what was left; a newly idle pass one task",
        K::sim_lb_pass_within_verdict, lb_pass("v4.4"), FeatureSet{}, Shape::none, Expect::holds},
+      {"lb-pass/within-verdict-v3.10", "load_balance's move_tasks (v3.10, era 1 with its own verdict)",
+       "every v3.10 load_balance pass that moves tasks takes each task while the imbalance X is still positive and "
+       "with its load / 2 within what was left; a newly idle pass one task",
+       K::sim_lb_pass_within_verdict, lb_pass("v3.10"), FeatureSet{}, Shape::none, Expect::holds},
       {"newidle-stop/first-pick-sooner", "seed 002",
        "Stopping the newidle walk once the rq has runnable tasks lets them run sooner: the first decision it "
        "changes is a pick of a task waiting on that CPU, which runs no later than without the stop.",

@@ -247,7 +247,7 @@ ProofResult prove_move_invariants(uint32_t timeout_ms) {
   return res;
 }
 
-// One take of detach_tasks' loop (v5.15 and era 1's v4.4) at an imbalance
+// One take of detach_tasks' loop (v5.15; era 1: v4.4, v3.10's move_tasks) at an imbalance
 // r > 0, with the tests the simulator runs (model/arith/balance.h).
 ProofResult prove_lb_take(uint32_t timeout_ms) {
   ProofResult res;
