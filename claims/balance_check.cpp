@@ -217,4 +217,71 @@ std::optional<Counterexample> check_balance_v4_case(const Claim& claim, const Ba
   return std::nullopt;
 }
 
+std::string describe_balance_v3_domain(const Claim& c) {
+  const BalanceDomain& d = c.domain.balance;
+  const std::string w = dec(d.max_group_cpus), t = dec(d.max_tasks_per_cpu);
+  return "find_busiest_group (v3.10, capacity in CPUs) on " + levels_text(d) +
+         "; idle, not_idle or newly_idle; 2 or 3 groups of 1.." + w +
+         " CPUs as update_sg_lb_stats makes them: idle_cpus <= w, nr_running <= " + t +
+         " x busy CPUs, weighted load <= MAX_SHARES x nr, group_load (cpu_load[] history) <= " + t +
+         " x MAX_SHARES w, power w..1024 w, group_imb either way in a non-local group of 2+ CPUs running 2+ "
+         "tasks; the first group's CPU balancing";
+}
+
+Counterexample balance_v3_counterexample(const Claim& claim, const BalanceCaseV3<uint64_t>& c) {
+  const BalanceOutcomeV3<uint64_t> o = run_balance_v3(c);
+  Counterexample cx = head(claim, c, 0);
+  for (std::size_t i = 0; i < c.groups.size(); ++i) {
+    const SgLbStatsV3& g = c.groups[i];
+    const std::string p = i ? "group" + dec(i) + "_" : "local_";
+    cx.values.insert(cx.values.end(), {{p + "weight", dec(g.group_weight)},
+                                       {p + "idle_cpus", dec(g.idle_cpus)},
+                                       {p + "nr_running", dec(g.sum_nr_running)},
+                                       {p + "weighted_load", dec(g.sum_weighted_load)},
+                                       {p + "load", dec(g.group_load)},
+                                       {p + "power", dec(g.power)},
+                                       {p + "capacity", dec(g.group_capacity)},
+                                       {p + "has_capacity", dec(g.group_has_capacity)},
+                                       {p + "avg_load", dec(g.avg_load)},
+                                       {p + "group_imb", dec(g.group_imb)}});
+  }
+  SdLbStatsV3 picking;  // which group update_sd_lb_stats picks
+  std::string busiest = "none";
+  for (std::size_t i = 0; i < c.groups.size(); ++i)
+    if (update_sd_lb_stats_group_v3<uint64_t>(picking, c.groups[i], i == 0, c.prefer_sibling))
+      busiest = "group" + dec(i);
+  const uint64_t x = o.verdict.imbalance;
+  cx.values.insert(cx.values.end(), {{"busiest", busiest},
+                                     {"total_load", dec(o.sds.total_load)},
+                                     {"total_power", dec(o.sds.total_pwr)},
+                                     {"sds_avg_load", dec(o.after.avg_load)},
+                                     {"verdict", o.verdict.busiest ? "busiest group found" : "balanced"},
+                                     {"imbalance", dec(x)}});
+  const SgLbStatsV3& l = o.sds.local;
+  const SgLbStatsV3& b = o.sds.busiest;
+  const std::string where = " (level " + std::string(c.levels[c.level].name) + ", " +
+                            std::string(idle_name(static_cast<CpuIdleType>(c.idle))) + ", " + dec(c.groups.size()) +
+                            " groups)";
+  if (claim.kind == ClaimKind::lb_v3_idle_pulls_overloaded) {
+    std::size_t i = 1;  // the first group running more tasks than it has CPUs
+    while (i + 1 < c.groups.size() && c.groups[i].sum_nr_running <= c.groups[i].group_weight) ++i;
+    const SgLbStatsV3& g = c.groups[i];
+    const std::string name = "group" + dec(i);
+    cx.summary = "balanced: local runs " + dec(l.sum_nr_running) + " tasks on " + dec(l.group_weight) +
+                 " CPUs at avg_load " + dec(l.avg_load) + ", " + name + " runs " + dec(g.sum_nr_running) + " on " +
+                 dec(g.group_weight) + " (capacity " + dec(g.group_capacity) + ") at avg_load " + dec(g.avg_load) +
+                 (busiest == name ? " (the busiest)" : busiest == "none" ? " (no busiest group)" : " (not the busiest)") +
+                 where;
+    return cx;
+  }
+  cx.summary = "imbalance " + dec(x) + ": " + load_move_text(l.group_load, l.power, b.group_load, b.power, x, cx.values) + where;
+  return cx;
+}
+
+// Only the decoded orientation: the local group (whose group_imb v3.10 never computes) is the first.
+std::optional<Counterexample> check_balance_v3_case(const Claim& claim, const BalanceCaseV3<uint64_t>& c) {
+  if (balance_v3_holds(claim.kind, c)) return std::nullopt;
+  return balance_v3_counterexample(claim, c);
+}
+
 }  // namespace cfsv

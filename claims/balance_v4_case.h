@@ -64,19 +64,29 @@ template <class V> struct BalanceCaseV4 {
   std::vector<SgLbStatsV4T<V>> groups;  // the local group first
 };
 
+// What update_sg_lb_stats sums in both era-1 forms (v4.4 here, v3.10 in
+// claims/balance_v3_case.h) into a group's statistics G: its CPUs, idle
+// CPUs, tasks, weighted load, and the load the verdict compares (the current
+// one, or with `history` the cpu_load[] index's).
+template <Reader R, class G, class V = typename R::value_type>
+void decode_era1_sums(R& r, const BalanceDomain& d, const LbBool<V>& one_cpu_groups, const LbBool<V>& history, G& g) {
+  const uint64_t w_max = d.max_group_cpus, t = d.max_tasks_per_cpu;
+  g.group_weight = r.range(V(1), select(one_cpu_groups, V(1), V(w_max)), w_max);
+  g.idle_cpus = r.range(V(0), g.group_weight, w_max);
+  g.sum_nr_running = r.range(V(0), (g.group_weight - g.idle_cpus) * V(t), w_max * t);
+  g.sum_weighted_load = r.range(V(0), g.sum_nr_running * V(kFairMaxShares), w_max * t * kFairMaxShares);
+  const V past = r.range(V(0), g.group_weight * V(t * kFairMaxShares), w_max * t * kFairMaxShares);
+  g.group_load = select(history, past, g.sum_weighted_load);
+}
+
 // One group's figures as update_sg_lb_stats (v4.4) sums them, then its tail.
 template <Reader R>
 SgLbStatsV4T<typename R::value_type> decode_lb_group_v4(R& r, const BalanceDomain& d,
                                                         const BalanceCaseV4<typename R::value_type>& c) {
   using V = typename R::value_type;
-  const uint64_t w_max = d.max_group_cpus, t = d.max_tasks_per_cpu;
+  const uint64_t w_max = d.max_group_cpus;
   SgLbStatsV4T<V> g;
-  g.group_weight = r.range(V(1), select(c.one_cpu_groups, V(1), V(w_max)), w_max);
-  g.idle_cpus = r.range(V(0), g.group_weight, w_max);
-  g.sum_nr_running = r.range(V(0), (g.group_weight - g.idle_cpus) * V(t), w_max * t);
-  g.sum_weighted_load = r.range(V(0), g.sum_nr_running * V(kFairMaxShares), w_max * t * kFairMaxShares);
-  const V history = r.range(V(0), g.group_weight * V(t * kFairMaxShares), w_max * t * kFairMaxShares);
-  g.group_load = select(c.history, history, g.sum_weighted_load);
+  decode_era1_sums(r, d, c.one_cpu_groups, c.history, g);
   g.group_capacity = g.group_weight + r.range(V(0), g.group_weight * V(kSchedCapacityScale - 1),
                                               w_max * (kSchedCapacityScale - 1));
   g.group_util = r.range(V(0), g.group_weight * V(kSchedCapacityScale), w_max * kSchedCapacityScale);

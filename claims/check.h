@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "claims/balance_case.h"
+#include "claims/balance_v3_case.h"
 #include "claims/balance_v4_case.h"
 #include "claims/calc_delta_case.h"
 #include "claims/counterexample.h"
@@ -33,6 +34,9 @@ std::optional<Counterexample> check_balance_case(const Claim& claim, const Balan
 // The same for an era-1 balancing claim (claims/balance_v4_case.h).
 Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4<uint64_t>& c);
 std::optional<Counterexample> check_balance_v4_case(const Claim& claim, const BalanceCaseV4<uint64_t>& c);
+// ... and a v3.10 one (claims/balance_v3_case.h).
+Counterexample balance_v3_counterexample(const Claim& claim, const BalanceCaseV3<uint64_t>& c);
+std::optional<Counterexample> check_balance_v3_case(const Claim& claim, const BalanceCaseV3<uint64_t>& c);
 
 // nullopt when the claim holds on the case `r` decodes, else its counterexample.
 template <Reader R>
@@ -47,6 +51,7 @@ std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
   if (is_sim_kind(claim.kind)) return check_sim_case(claim, decode_sim_case(r, claim));
   if (is_balance_kind(claim.kind)) return check_balance_case(claim, decode_balance_case(r, claim.domain));
   if (is_balance_v4_kind(claim.kind)) return check_balance_v4_case(claim, decode_balance_case_v4(r, claim.domain));
+  if (is_balance_v3_kind(claim.kind)) return check_balance_v3_case(claim, decode_balance_case_v3(r, claim.domain));
   if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
   return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
 }

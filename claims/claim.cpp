@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "claims/balance_case.h"
+#include "claims/balance_v3_case.h"
 #include "claims/balance_v4_case.h"
 #include "claims/pelt_case.h"
 #include "claims/slice_case.h"
@@ -12,7 +13,7 @@ namespace cfsv {
 namespace {
 
 // Which case decoder, engine checks and fuzz target a kind's claims go through.
-enum class Family { slice, calc_delta, pelt, sim, balance, balance_v4 };
+enum class Family { slice, calc_delta, pelt, sim, balance, balance_v4, balance_v3 };
 
 // The kinds, in ClaimKind's order: a new kind is its enumerator (with its
 // conjecture, claim.h), a row here, and its statement in its family's case.
@@ -45,6 +46,8 @@ constexpr KindRow kKinds[] = {
     {ClaimKind::lb_no_reversal_tasks, "lb_no_reversal_tasks", Family::balance},
     {ClaimKind::lb_v4_no_reversal_load, "lb_v4_no_reversal_load", Family::balance_v4},
     {ClaimKind::lb_v4_idle_pulls_overloaded, "lb_v4_idle_pulls_overloaded", Family::balance_v4},
+    {ClaimKind::lb_v3_no_reversal_load, "lb_v3_no_reversal_load", Family::balance_v3},
+    {ClaimKind::lb_v3_idle_pulls_overloaded, "lb_v3_idle_pulls_overloaded", Family::balance_v3},
 };
 static_assert([] {
   for (std::size_t i = 0; i < std::size(kKinds); ++i)
@@ -75,12 +78,15 @@ bool is_sim_kind(ClaimKind k) { return row(k).family == Family::sim; }
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
 bool is_balance_kind(ClaimKind k) { return row(k).family == Family::balance; }
 bool is_balance_v4_kind(ClaimKind k) { return row(k).family == Family::balance_v4; }
+bool is_balance_v3_kind(ClaimKind k) { return row(k).family == Family::balance_v3; }
+bool is_verdict_kind(ClaimKind k) { return is_balance_kind(k) || is_balance_v4_kind(k) || is_balance_v3_kind(k); }
 bool is_pelt_kind(ClaimKind k) { return row(k).family == Family::pelt; }
 std::string_view fuzz_target(ClaimKind k) {
   switch (row(k).family) {
     case Family::sim: return "fuzz_sim_claims";
     case Family::balance:
-    case Family::balance_v4: return "fuzz_balance_claims";
+    case Family::balance_v4:
+    case Family::balance_v3: return "fuzz_balance_claims";
     case Family::pelt: return "fuzz_pelt_claims";
     case Family::slice:
     case Family::calc_delta: break;
@@ -108,8 +114,11 @@ LoadResolution resolution_of(PeltEra e) {
 
 std::vector<std::string_view> era_names(const Claim& c) {
   std::vector<std::string_view> out;
-  if (is_sim_kind(c.kind) || is_balance_kind(c.kind) || is_balance_v4_kind(c.kind))
-    out.push_back(is_sim_kind(c.kind) ? c.domain.sim.kernel : is_balance_kind(c.kind) ? "v5.15" : "v4.4");
+  if (is_sim_kind(c.kind) || is_verdict_kind(c.kind))
+    out.push_back(is_sim_kind(c.kind)          ? c.domain.sim.kernel
+                  : is_balance_kind(c.kind)    ? "v5.15"
+                  : is_balance_v4_kind(c.kind) ? "v4.4"
+                                               : "v3.10");
   else if (is_pelt_kind(c.kind))
     for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
   else
@@ -181,6 +190,7 @@ std::string describe(const Claim& c, Budget b) {
   if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
   if (is_balance_kind(c.kind)) return describe_balance_domain(c);
   if (is_balance_v4_kind(c.kind)) return describe_balance_v4_domain(c);
+  if (is_balance_v3_kind(c.kind)) return describe_balance_v3_domain(c);
   if (is_sim_kind(c.kind)) {
     std::string s = "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
                     std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";

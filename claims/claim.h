@@ -58,7 +58,10 @@ enum class ClaimKind {
   lb_v4_no_reversal_load,       // X > 0: X <= busiest's load, and local's avg_load after <= busiest's after
   lb_v4_idle_pulls_overloaded,  // an idle CPU of a group with spare CPUs finds a busiest group when
                                 //   another group runs more tasks than CPUs
-  last = lb_v4_idle_pulls_overloaded,  // new kinds go above, and `last` names the one added
+  // v3.10's era 1 (claims/balance_v3_case.h): capacity in CPUs, group_imb from a group's own CPUs.
+  lb_v3_no_reversal_load,       // as lb_v4_no_reversal_load
+  lb_v3_idle_pulls_overloaded,  // as lb_v4_idle_pulls_overloaded, no group_imb set
+  last = lb_v3_idle_pulls_overloaded,  // new kinds go above, and `last` names the one added
 };
 // Each kind's name, relation and family are one row of claims/claim.cpp's kind table.
 std::string_view to_string(ClaimKind k);
@@ -69,6 +72,8 @@ bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/s
 bool is_newidle_stop_kind(ClaimKind k);  // the sim kind of seed 002 (claims/sim_diff.h)
 bool is_balance_kind(ClaimKind k);       // decoded by decode_balance_case (claims/balance_case.h)
 bool is_balance_v4_kind(ClaimKind k);    // decoded by decode_balance_case_v4 (claims/balance_v4_case.h)
+bool is_balance_v3_kind(ClaimKind k);    // decoded by decode_balance_case_v3 (claims/balance_v3_case.h)
+bool is_verdict_kind(ClaimKind k);       // any of the three: one find_busiest_group verdict
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 
 // PELT's arithmetic as the profiles of the same names have it

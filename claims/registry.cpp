@@ -1,6 +1,7 @@
 // The claims: one record each (claims/claim.h). A claim of an existing kind
 // needs nothing else: every engine checks it by its kind and domain.
 #include "claims/balance_case.h"
+#include "claims/balance_v3_case.h"
 #include "claims/balance_v4_case.h"
 #include "claims/claim.h"
 
@@ -208,6 +209,14 @@ std::span<const Claim> all_claims() {
        "a CPU balancing as idle or newly idle, in a group running fewer tasks than it has CPUs, finds a busiest "
        "group when another group runs more tasks than it has CPUs (no group flagged for pinned tasks)",
        K::lb_v4_idle_pulls_overloaded, balance(v4_4_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-v3.10/no-reversal-load", "calculate_imbalance and fix_small_imbalance (v3.10)",
+       "the imbalance X a verdict moves from the busiest group to the local one leaves local's load per power at "
+       "most busiest's (and X at most busiest's load)",
+       K::lb_v3_no_reversal_load, balance(v3_10_levels()), FeatureSet{}, Shape::none, Expect::refuted},
+      {"lb-v3.10/idle-pulls-overloaded", "Wasted Cores' Group Imbalance (v3.10)",
+       "a CPU balancing as idle or newly idle, in a group running fewer tasks than it has CPUs, finds a busiest "
+       "group when another group runs more tasks than it has CPUs (no group_imb set)",
+       K::lb_v3_idle_pulls_overloaded, balance(v3_10_levels()), FeatureSet{}, Shape::none, Expect::refuted},
   };
   return kClaims;
 }

@@ -34,7 +34,7 @@ struct Plan {
 Plan plan_for(Budget b, ClaimKind k) {
   const uint64_t share = is_sim_kind(k)                          ? 100
                          : k == ClaimKind::pelt_periodic_util ? 30
-                         : is_balance_kind(k) || is_balance_v4_kind(k) ? 10
+                         : is_verdict_kind(k)                   ? 10
                          : is_pelt_kind(k)                      ? 6
                                                                 : 1;
   const uint32_t slow = is_sim_kind(k) ? 3 : 1;

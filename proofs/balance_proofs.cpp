@@ -34,27 +34,54 @@ BalanceCase<uint64_t> evaluate(const BalanceCase<Sym>& c, const z3::model& m) {
   return out;
 }
 
-// The era-1 case Z3's model gives, each group's tail recomputed on uint64_t.
-BalanceCaseV4<uint64_t> evaluate(const BalanceCaseV4<Sym>& c, const z3::model& m) {
-  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
-  BalanceCaseV4<uint64_t> out;
+// An era-1 case's level and idle type, and a group's sums, as Z3's model gives them.
+template <template <class> class Case> Case<uint64_t> evaluate_head(const Case<Sym>& c, const z3::model& m) {
+  Case<uint64_t> out;
   out.levels = c.levels;
-  out.level = at(c.level);
-  out.idle = at(c.idle);
+  out.level = numeral(m.eval(c.level.expr(), true));
+  out.idle = numeral(m.eval(c.idle.expr(), true));
   const LbLevel& level = out.levels.at(out.level);
   out.prefer_sibling = level.prefer_sibling;
   out.one_cpu_groups = level.one_cpu_groups;
+  return out;
+}
+template <template <class> class Stats> Stats<uint64_t> evaluate_sums(const Stats<Sym>& g, const z3::model& m) {
+  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
+  Stats<uint64_t> v;
+  v.group_weight = at(g.group_weight);
+  v.idle_cpus = at(g.idle_cpus);
+  v.sum_nr_running = at(g.sum_nr_running);
+  v.sum_weighted_load = at(g.sum_weighted_load);
+  v.group_load = at(g.group_load);
+  return v;
+}
+
+// The era-1 case Z3's model gives, each group's tail recomputed on uint64_t.
+BalanceCaseV4<uint64_t> evaluate(const BalanceCaseV4<Sym>& c, const z3::model& m) {
+  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
+  BalanceCaseV4<uint64_t> out = evaluate_head(c, m);
+  const LbLevel& level = out.levels.at(out.level);
   for (const SgLbStatsV4T<Sym>& g : c.groups) {
-    SgLbStatsV4 v;
-    v.group_weight = at(g.group_weight);
-    v.idle_cpus = at(g.idle_cpus);
-    v.sum_nr_running = at(g.sum_nr_running);
-    v.sum_weighted_load = at(g.sum_weighted_load);
-    v.group_load = at(g.group_load);
+    SgLbStatsV4 v = evaluate_sums(g, m);
     v.group_capacity = at(g.group_capacity);
     v.group_util = at(g.group_util);
     v.sg_imbalanced = at(select(g.sg_imbalanced, Sym(1), Sym(0))) != 0;
     update_sg_lb_stats_tail_v4<uint64_t>(level.imbalance_pct, v);
+    out.groups.push_back(v);
+  }
+  return out;
+}
+
+// The v3.10 case Z3's model gives, each group's tail recomputed on uint64_t.
+BalanceCaseV3<uint64_t> evaluate(const BalanceCaseV3<Sym>& c, const z3::model& m) {
+  const auto at = [&m](const Sym& s) { return numeral(m.eval(s.expr(), true)); };
+  BalanceCaseV3<uint64_t> out = evaluate_head(c, m);
+  const LbLevel& level = out.levels.at(out.level);
+  for (const SgLbStatsV3T<Sym>& g : c.groups) {
+    SgLbStatsV3 v = evaluate_sums(g, m);
+    v.power = at(g.power);
+    finish_lb_group_v3<uint64_t>(v, at(select(g.group_imb, Sym(1), Sym(0))) != 0,
+                                 level.imbalance_pct == kV3SmtImbalancePct);
     out.groups.push_back(v);
   }
   return out;
@@ -98,6 +125,12 @@ ProofResult prove_paths(const CheckConfig& config, Decode decode, Holds holds, C
 }  // namespace
 
 ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
+  if (is_balance_v3_kind(claim.kind))
+    return prove_paths(
+        config, [&](SymReader& r) { return decode_balance_case_v3(r, claim.domain); },
+        [&](const BalanceCaseV3<Sym>& c) { return balance_v3_holds(claim.kind, c); },
+        [&](const BalanceCaseV3<uint64_t>& c) { return check_balance_v3_case(claim, c); },
+        [&](const BalanceCaseV3<uint64_t>& c) { return balance_v3_counterexample(claim, c); });
   if (is_balance_v4_kind(claim.kind))
     return prove_paths(
         config, [&](SymReader& r) { return decode_balance_case_v4(r, claim.domain); },

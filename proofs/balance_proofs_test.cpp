@@ -126,6 +126,40 @@ TEST(Sym, ComputesWhatUint64ComputesForTheEra1BalancingVerdict) {
   EXPECT_GT(balanced, 30u);
 }
 
+// The same for v3.10's verdict (claims/balance_v3_case.h), capacities and group_imb included.
+TEST(Sym, ComputesWhatUint64ComputesForV310sBalancingVerdict) {
+  z3::context ctx;
+  ContextScope scope(ctx);
+  DeterministicRandom rng{7};
+  unsigned moves = 0, balanced = 0, imb = 0;
+  for (const char* id : {"lb-v3.10/no-reversal-load", "lb-v3.10/idle-pulls-overloaded"}) {
+    const Claim& c = claim(id);
+    for (int i = 0; i < 150; ++i) {
+      RecordingReader r(rng);
+      const BalanceCaseV3<uint64_t> k = decode_balance_case_v3(r, c.domain);
+      ReplayReader sr(r.drawn);
+      const BalanceCaseV3<Sym> sk = decode_balance_case_v3(sr, c.domain);
+      const BalanceOutcomeV3<uint64_t> o = run_balance_v3(k);
+      const BalanceOutcomeV3<Sym> so = run_balance_v3(sk);
+      for (std::size_t g = 0; g < k.groups.size(); ++g) {
+        EXPECT_EQ(fold(sk.groups[g].group_capacity), k.groups[g].group_capacity) << id << " case " << i;
+        EXPECT_EQ(fold_bool(sk.groups[g].group_imb), k.groups[g].group_imb) << id << " case " << i;
+        EXPECT_EQ(fold(sk.groups[g].avg_load), k.groups[g].avg_load) << id << " case " << i;
+        imb += k.groups[g].group_imb;
+      }
+      EXPECT_EQ(fold_bool(so.sds.has_busiest), o.sds.has_busiest) << id << " case " << i;
+      EXPECT_EQ(fold_bool(so.verdict.busiest), o.verdict.busiest) << id << " case " << i;
+      EXPECT_EQ(fold(so.verdict.imbalance), o.verdict.imbalance) << id << " case " << i;
+      EXPECT_EQ(fold_bool(balance_v3_holds(c.kind, sk)), balance_v3_holds(c.kind, k)) << id << " case " << i;
+      moves += o.verdict.imbalance != 0;
+      balanced += !o.verdict.busiest;
+    }
+  }
+  EXPECT_GT(moves, 30u);  // the cases reach both verdicts, and group_imb
+  EXPECT_GT(balanced, 30u);
+  EXPECT_GT(imb, 10u);
+}
+
 // Era 1: both claims refuted, each model re-run on uint64_t and read back.
 TEST(BalanceProofs, Era1sLoadMoveCanReverseAndAnIdleCpuCanLeaveAnOverloadedGroupAlone) {
   const ProofResult load = prove_smoke("lb-v4.4/no-reversal-load");

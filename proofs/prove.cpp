@@ -16,7 +16,7 @@ namespace {
 
 // The statement of a kind, as the conjecture line writes it.
 std::string conjecture_text(const Claim& c) {
-  if (is_pelt_kind(c.kind) || is_balance_kind(c.kind) || is_balance_v4_kind(c.kind)) return std::string(c.statement);
+  if (is_pelt_kind(c.kind) || is_verdict_kind(c.kind)) return std::string(c.statement);
   const std::string variant = " (" + to_string(c.features.slice()) + " sched_slice)";
   switch (c.kind) {
     case ClaimKind::slice_at_least_min_gran: return "sched_slice >= min_granularity" + variant;
@@ -67,7 +67,7 @@ ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
   ProofResult r = is_slice_kind(claim.kind)  ? prove_slice(claim, config, model_slice(claim.features.slice()))
                   : is_pelt_kind(claim.kind) ? prove_pelt(claim, config)
                   : is_sim_kind(claim.kind)  ? prove_sim(claim, config)
-                  : is_balance_kind(claim.kind) || is_balance_v4_kind(claim.kind) ? prove_balance(claim, config)
+                  : is_verdict_kind(claim.kind) ? prove_balance(claim, config)
                                              : prove_loop_equals_fls(claim, config);
   r.claim = std::string(claim.id);
   r.conjecture = is_sim_kind(claim.kind) ? std::string(sim_lemma(claim))

@@ -196,5 +196,42 @@ TEST(BalanceClaimsV4, ThePropertiesEngineRefutesBothEra1ClaimsForEverySeed) {
   }
 }
 
+// v3.10 (claims/balance_v3_case.h). One group as decode_lb_group_v3 reads
+// it: weight, idle CPUs, nr_running, weighted load, the history load, power
+// above w, group_imb's draw (3 sets it where it can be set).
+std::vector<uint64_t> group_v3(uint64_t w, uint64_t idle, uint64_t nr, uint64_t weighted, uint64_t history,
+                               uint64_t power) {
+  return {w, idle, nr, weighted, history, power - w, 0};
+}
+// v3_10_levels() of imbalance_pct 125: mc, mc-over-smt, cpu, numa.
+std::vector<uint64_t> case_v3(uint64_t idle, const std::vector<std::vector<uint64_t>>& groups) {
+  std::vector<uint64_t> out = {1, groups.size() - 2, 3, idle};
+  for (const auto& g : groups) out.insert(out.end(), g.begin(), g.end());
+  return out;
+}
+
+TEST(BalanceClaimsV3, TheGroupImbalanceScenariosNumaBalanceLeavesTheIdleCoresIdle) {
+  // examples/wasted_group_imbalance.scn on v3.10, an idle CPU of node 0 at
+  // the NUMA level: node 0 runs r's task (its group's whole weight, 1024) on
+  // 1 of 4 CPUs: avg_load 1024 * 1024 / 4096 = 256; node 1 runs the eight
+  // make threads (their group's 1024 over 4 CPUs): avg_load 256, 8 tasks on
+  // a capacity of 4, so the busiest. local->avg_load 256 >= busiest's 256:
+  // balanced, nothing pulled (docs/balancing.md, "The Group Imbalance scenario").
+  const auto groups = [](uint64_t local_load) {
+    return std::vector<std::vector<uint64_t>>{group_v3(4, 3, 1, local_load, local_load, 4096),
+                                              group_v3(4, 0, 8, 1024, 1024, 4096)};
+  };
+  const std::optional<Counterexample> cx = check("lb-v3.10/idle-pulls-overloaded", case_v3(kIdle, groups(1024)));
+  ASSERT_TRUE(cx);
+  EXPECT_EQ(value_of(cx->values, "level"), "numa");
+  EXPECT_EQ(value_of(cx->values, "local_avg_load"), "256");
+  EXPECT_EQ(value_of(cx->values, "group1_avg_load"), "256");
+  EXPECT_EQ(value_of(cx->values, "group1_capacity"), "4");
+  EXPECT_EQ(value_of(cx->values, "busiest"), "group1");
+  EXPECT_EQ(value_of(cx->values, "verdict"), "balanced");
+  // r's task half as heavy: local avg_load 128, below both; 3 idle CPUs > 0 + 1: a busiest group.
+  EXPECT_FALSE(check("lb-v3.10/idle-pulls-overloaded", case_v3(kIdle, groups(512))));
+}
+
 }  // namespace
 }  // namespace cfsv
