@@ -283,8 +283,7 @@ void nohz_balance_enter_idle(Sched& s, CpuId cpu) {
 
 bool newidle_balance_done(Sched& s, CpuId cpu) {
   const int pulled = newidle_walk(s, cpu);
-  // Nothing pulled: the idle task is picked now (set_next_task_idle's update_idle_core).
-  if (pulled == 0 && s.rq[cpu].curr == kIdle && s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
+  if (pulled == 0 && s.rq[cpu].curr == kIdle) set_next_task_idle(s, cpu);  // nothing pulled: the idle task is picked
   return pulled > 0;
 }
 

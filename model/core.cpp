@@ -128,9 +128,8 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
     s.tasks[next].state = TaskState::running;
     s.tasks[next].stats.switches++;
   }
-  // set_next_task_idle's update_idle_core (kernel/sched/idle.c v5.15): the
-  // idle task is picked once newidle balance is over (newidle_balance_done)
-  if (next == kIdle && s.features[Feature::kernel_placement] && !newidle_walking(s, cpu)) update_idle_core(s, cpu);
+  // the idle task is picked once newidle balance is over (newidle_balance_done)
+  if (next == kIdle && !newidle_walking(s, cpu)) set_next_task_idle(s, cpu);
   if (next == kIdle) nohz_balance_enter_idle(s, cpu);
 }
 
@@ -404,6 +403,11 @@ void do_exit(Sched& s, TaskId task) {
     s.counters.exits++;
   }
   if (t.state == TaskState::exited) sched_autogroup_exit(s, task);
+}
+
+// set_next_task_idle (kernel/sched/idle.c v5.15): __update_idle_core.
+void set_next_task_idle(Sched& s, CpuId cpu) {
+  if (s.features[Feature::kernel_placement]) update_idle_core(s, cpu);
 }
 
 // ttwu_do_wakeup's idle-time update (kernel/sched/core.c v5.15): a wakeup

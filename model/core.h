@@ -28,6 +28,9 @@ void wake_up_task(Sched& s, TaskId task);
 void ttwu_runnable(Sched& s, TaskId task);
 // ttwu_do_wakeup's update of rq->avg_idle after newidle balance stamped the rq idle.
 void update_avg_idle(Sched& s, CpuId cpu);
+// set_next_task_idle (kernel/sched/idle.c v5.15): the idle task is picked on
+// cpu (once a newidle balance is over): update_idle_core with the kernel's placement.
+void set_next_task_idle(Sched& s, CpuId cpu);
 // deactivate_task: the running task sleeps or exits.
 void block_task(Sched& s, TaskId task, TaskState to);
 // do_exit: the running task, or a sleeping one; others are left alone.
