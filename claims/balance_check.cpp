@@ -62,6 +62,19 @@ template <class Case> Counterexample head(const Claim& claim, const Case& c, std
   return cx;
 }
 
+// " (level L, IDLE, N groups)": where an era-1 counterexample's CPU balances.
+template <class Case> std::string where_text(const Case& c) {
+  return " (level " + std::string(c.levels[c.level].name) + ", " +
+         std::string(idle_name(static_cast<CpuIdleType>(c.idle))) + ", " + dec(c.groups.size()) + " groups)";
+}
+
+// The first non-local group running more tasks than it has CPUs (else the last).
+template <class Case> std::size_t first_overloaded(const Case& c) {
+  std::size_t i = 1;
+  while (i + 1 < c.groups.size() && c.groups[i].sum_nr_running <= c.groups[i].group_weight) ++i;
+  return i;
+}
+
 // X of load moved from the busiest group to the local one: both avg_loads
 // before and after.
 std::string load_move_text(uint64_t l_load, uint64_t l_cap, uint64_t b_load, uint64_t b_cap, uint64_t x,
@@ -101,8 +114,6 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
   const BalanceCase<uint64_t> c = seen_from(domain_case, from);
   const BalanceOutcome<uint64_t> o = run_balance(c);
   Counterexample cx = head(claim, c, from);
-  const std::string level(c.levels[c.level].name);
-  const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
   for (std::size_t i = 0; i < c.groups.size(); ++i) {  // one line of values: local_*, group1_*, group2_*
     const SgLbStats& g = c.groups[i];
     const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
@@ -132,8 +143,7 @@ Counterexample balance_counterexample(const Claim& claim, const BalanceCase<uint
   cx.values.push_back({"migration_type", std::string(migration_name(o.verdict.type))});
   cx.values.push_back({"imbalance", dec(x)});
   const std::string move = move_summary(claim.kind, o, x, cx.values);
-  cx.summary = std::string(migration_name(o.verdict.type)) + " " + dec(x) + ": " + move + " (level " + level + ", " +
-               std::string(idle_name(idle)) + ", " + dec(c.groups.size()) + " groups)";
+  cx.summary = std::string(migration_name(o.verdict.type)) + " " + dec(x) + ": " + move + where_text(c);
   return cx;
 }
 
@@ -160,8 +170,6 @@ Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4
   const BalanceCaseV4<uint64_t> c = seen_from(domain_case, from);
   const BalanceOutcomeV4<uint64_t> o = run_balance_v4(c);
   Counterexample cx = head(claim, c, from);
-  const std::string level(c.levels[c.level].name);
-  const CpuIdleType idle = static_cast<CpuIdleType>(c.idle);
   for (std::size_t i = 0; i < c.groups.size(); ++i) {
     const SgLbStatsV4& g = c.groups[i];
     const std::string p = i ? "group" + dec((from + i) % c.groups.size()) + "_" : "local_";
@@ -192,11 +200,9 @@ Counterexample balance_v4_counterexample(const Claim& claim, const BalanceCaseV4
                                      {"imbalance", dec(x)}});
   const SgLbStatsV4& l = o.sds.local;
   const SgLbStatsV4& b = o.sds.busiest;
-  const std::string where = " (level " + level + ", " + std::string(idle_name(idle)) + ", " +
-                            dec(c.groups.size()) + " groups)";
+  const std::string where = where_text(c);
   if (claim.kind == ClaimKind::lb_v4_idle_pulls_overloaded) {
-    std::size_t i = 1;  // the first group running more tasks than it has CPUs
-    while (i + 1 < c.groups.size() && c.groups[i].sum_nr_running <= c.groups[i].group_weight) ++i;
+    const std::size_t i = first_overloaded(c);
     const SgLbStatsV4& g = c.groups[i];
     const std::string name = "group" + dec((from + i) % c.groups.size());
     cx.summary = "balanced: local runs " + dec(l.sum_nr_running) + " tasks on " + dec(l.group_weight) +
@@ -259,12 +265,9 @@ Counterexample balance_v3_counterexample(const Claim& claim, const BalanceCaseV3
                                      {"imbalance", dec(x)}});
   const SgLbStatsV3& l = o.sds.local;
   const SgLbStatsV3& b = o.sds.busiest;
-  const std::string where = " (level " + std::string(c.levels[c.level].name) + ", " +
-                            std::string(idle_name(static_cast<CpuIdleType>(c.idle))) + ", " + dec(c.groups.size()) +
-                            " groups)";
+  const std::string where = where_text(c);
   if (claim.kind == ClaimKind::lb_v3_idle_pulls_overloaded) {
-    std::size_t i = 1;  // the first group running more tasks than it has CPUs
-    while (i + 1 < c.groups.size() && c.groups[i].sum_nr_running <= c.groups[i].group_weight) ++i;
+    const std::size_t i = first_overloaded(c);
     const SgLbStatsV3& g = c.groups[i];
     const std::string name = "group" + dec(i);
     cx.summary = "balanced: local runs " + dec(l.sum_nr_running) + " tasks on " + dec(l.group_weight) +

@@ -116,8 +116,9 @@ bool balance_kick_needed(const Sched& s, CpuId cpu, const CpuMask& idle) {
     for (const SchedDomain& sd : doms) {
       const bool pkg = sd.flags.has(F::SHARE_PKG_RESOURCES), packing = sd.flags.has(F::ASYM_PACKING);
       const CpuMask& local = sd.groups.front().span;
-      if (pkg && (local & ~idle).count() > 1) return true;
-      if (packing && (local & ~idle).count() != local.count() && (sd.span & idle).any() &&
+      const std::size_t nr_busy = (local & ~idle).count();  // sgp->nr_busy_cpus
+      if (pkg && nr_busy > 1) return true;
+      if (packing && nr_busy != local.count() && (sd.span & idle).any() &&
           (sd.span & idle)._Find_first() < cpu.index())
         return true;
       if (!pkg && !packing) break;

@@ -78,8 +78,8 @@ CpuId find_busiest_queue_v3(const Sched& s, const LbEnv& env, const SchedGroup& 
   uint64_t max_load = 0;
   for (const CpuId c : each_cpu(g.span & env.cpus)) {
     const uint64_t power = capacity_of(s, c), wl = weighted_cpuload(s, c);
-    const uint64_t capacity = power_in_cpus(power) ? power_in_cpus(power)
-                                                   : env.sd->flags.has(SdFlag::SHARE_CPUCAPACITY);  // fix_small_capacity
+    const uint64_t cpus = power_in_cpus(power);
+    const uint64_t capacity = cpus ? cpus : env.sd->flags.has(SdFlag::SHARE_CPUCAPACITY);  // fix_small_capacity
     if (capacity && rq_nr_running(s, c) == 1 && static_cast<int64_t>(wl) > env.imb.imbalance) continue;
     if (const uint64_t scaled = wl * kSchedCapacityScale / power; scaled > max_load) max_load = scaled, busiest = c;
   }
