@@ -33,7 +33,7 @@ std::string pass_beyond_verdict(const LbPass& p) {
   if (before_last <= 0) return "a task was taken at imbalance <= 0";
   const uint64_t moved = static_cast<uint64_t>(p.imbalance - p.left);
   if (moved < p.max_take || moved < p.last_take) return "the takes exceed X - left";
-  if (p.idle == CpuIdleType::newly_idle && p.tasks != 1) return "a newly idle pass moved more than one task";
+  if (p.idle == CpuIdleType::newly_idle && p.pulls_one && p.tasks != 1) return "a newly idle pass moved more than one task";
   switch (p.type) {
     case MigrationType::task:
       if (moved != p.tasks) return "migrate_task: X - left is not the number of tasks moved";

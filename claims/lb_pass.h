@@ -23,7 +23,7 @@ namespace cfsv {
 // - migrate_load, v5.15: the last task's shr_bound(load, nr_balance_failed)
 //   fit what was left, so with nr_balance_failed 0 the load moved is <= X;
 // - migrate_load, era 1 (v4.4): the last task's load / 2 fit what was left;
-// - a newly idle pass moves one task (CONFIG_PREEMPTION).
+// - a newly idle pass moves one task (CONFIG_PREEMPTION: newidle_pulls_one).
 std::string pass_beyond_verdict(const LbPass& p);
 
 // A migrate_load pass's load moved, X - left, in the take's unit (v5.15:

@@ -56,6 +56,7 @@ LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
   env.sdb = &s.lb.sd[dst][level];
   if (level + 1 < s.topo.sd[dst].size()) env.parent = env.sd + 1;
   env.dst_cpu = dst;
+  env.this_cpu = s.lb.ilb_running ? s.lb.ilb_running : dst;
   env.dst_grpmask = env.sd->groups.front().span;
   env.cpus = env.sd->span;  // & cpu_active_mask: every CPU is active
   env.idle = idle;
@@ -63,12 +64,14 @@ LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
 }
 
 // task_hot (v5.15; v4.4 under era 1, which has no SMT exemption): p ran on
-// its CPU within migration_cost, or is a buddy.
+// its CPU within migration_cost, or is a buddy while dst_rq has tasks (v3.10:
+// this_rq(), the CPU running the balance, whose tasks the pass's moves count).
 bool task_hot(const Sched& s, TaskId p, const LbEnv& env) {
   if (env.sd->flags.has(F::SHARE_CPUCAPACITY) && !s.era.balance_v4) return false;  // SMT siblings share cache
   const EntityId se = s.tasks[p].se;
   const CfsRq& c = s.cfs[s.se[se].cfs_rq];
-  if (s.features[Feature::cache_hot_buddy] && rq_nr_running(s, env.dst_cpu) && (c.next == se || c.last == se))
+  const CpuId busy = s.era.balance_v3 ? env.this_cpu : env.dst_cpu;
+  if (s.features[Feature::cache_hot_buddy] && rq_nr_running(s, busy) && (c.next == se || c.last == se))
     return true;
   if (s.tun.migration_cost_ns == 0) return false;
   return static_cast<int64_t>(s.now - s.se[se].exec_start) < static_cast<int64_t>(s.tun.migration_cost_ns);
@@ -120,16 +123,25 @@ bool take_imbalance(const Sched& s, TaskId p, LbEnv& env) {
   return false;
 }
 
+// attach_task for a task load_balance moved, counted by its kind.
+void attach_moved(Sched& s, const LbEnv& env, TaskId p) {
+  attach_task(s, p, env.idle != Idle::newly_idle);
+  ++(env.idle == Idle::newly_idle ? s.counters.newidle_migrations : s.counters.periodic_migrations);
+}
+
 // detach_tasks' loop (v5.15 from the tail of src's cfs_tasks, the least
 // recently run; v4.4 from the head): at most loop_max looks, a breather every
 // 32; a task that does not go (can_migrate_task, then the era's `take`) moves
-// to the other end. CONFIG_PREEMPTION: newidle takes one task.
+// to the other end; an idle dst leaves src one task. CONFIG_PREEMPTION
+// (newidle_pulls_one): newidle takes one task. v3.10's move_tasks moves each
+// task to dst as it takes it and leaves src nothing in particular.
 int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const Sched&, TaskId, LbEnv&)) {
   const CpuId src = env.src_cpu;
+  const bool move_at_once = s.era.balance_v3;
   if (env.imb.imbalance <= 0) return 0;
   int detached = 0;
   while (const TaskId p = from_head ? s.rq[src].cfs_tasks_head : s.rq[src].cfs_tasks_tail) {
-    if (env.idle != Idle::not_idle && rq_nr_running(s, src) <= 1) break;
+    if (!move_at_once && env.idle != Idle::not_idle && rq_nr_running(s, src) <= 1) break;
     if (++env.loop > env.loop_max) break;
     if (env.loop > env.loop_break) {
       env.loop_break += kNrMigrateBreak;
@@ -144,9 +156,10 @@ int detach_tasks_loop(Sched& s, LbEnv& env, bool from_head, bool (*take)(const S
     env.last_take = static_cast<uint64_t>(before - env.imb.imbalance);
     env.max_take = std::max(env.max_take, env.last_take);
     detach_task(s, p, env.dst_cpu);
-    env.tasks.push_back(p);
+    if (move_at_once) attach_moved(s, env, p);
+    else env.tasks.push_back(p);
     ++detached;
-    if (env.idle == Idle::newly_idle || env.imb.imbalance <= 0) break;
+    if ((env.idle == Idle::newly_idle && s.features[Feature::newidle_pulls_one]) || env.imb.imbalance <= 0) break;
   }
   return detached;
 }
@@ -163,10 +176,7 @@ int detach_tasks(Sched& s, LbEnv& env) {
 // attach_tasks (v5.15): env->tasks is a stack, so the last detached comes
 // first. A newidle balance runs inside its CPU's schedule(), which picks next.
 void attach_tasks(Sched& s, LbEnv& env) {
-  for (auto it = env.tasks.rbegin(); it != env.tasks.rend(); ++it) {
-    attach_task(s, *it, env.idle != Idle::newly_idle);
-    ++(env.idle == Idle::newly_idle ? s.counters.newidle_migrations : s.counters.periodic_migrations);
-  }
+  for (auto it = env.tasks.rbegin(); it != env.tasks.rend(); ++it) attach_moved(s, env, *it);
   env.tasks.clear();
 }
 
@@ -175,13 +185,14 @@ int more_balance(Sched& s, LbEnv& env, int (*detach)(Sched&, LbEnv&)) {
   int ld_moved = 0;
   for (;;) {
     const int cur = detach(s, env);
-    if (cur) attach_tasks(s, env), ld_moved += cur;
+    if (cur) attach_tasks(s, env), ld_moved += cur;  // v3.10: moved already, env.tasks empty
     if (env.flags & kNeedBreak) {
       env.flags &= ~kNeedBreak;
       continue;
     }
     if ((env.flags & kDstPinned) && env.imb.imbalance > 0) {  // try another CPU of the local group
-      env.cpus.reset(env.dst_cpu.index());
+      // v3.10 clears the new dst from env->cpus, not the one it leaves
+      env.cpus.reset((s.era.balance_v3 ? env.new_dst_cpu : env.dst_cpu).index());
       env.dst_cpu = env.new_dst_cpu;
       env.flags &= ~kDstPinned;
       env.loop = 0, env.loop_break = kNrMigrateBreak;
@@ -341,6 +352,7 @@ void active_load_balance(Sched& s, CpuId busiest, CpuId target) {
     const bool v4 = s.era.balance_v4;
     LbEnv env = make_env(s, target, level, Idle::idle);
     env.src_cpu = busiest;
+    env.this_cpu = busiest;  // the stopper runs there
     env.flags = v4 ? 0 : kActiveLb;
     const Rq& rq = s.rq[busiest];
     for (TaskId p = v4 ? rq.cfs_tasks_head : rq.cfs_tasks_tail; p; p = v4 ? s.tasks[p].lb_next : s.tasks[p].lb_prev) {

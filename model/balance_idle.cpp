@@ -49,7 +49,9 @@ void nohz_idle_balance_v3(Sched& s, CpuId ilb, const CpuMask& idle) {
     if (c == ilb || !idle_cpu(s, c)) continue;
     if (rq_nr_running(s, ilb)) break;
     update_idle_cpu_load(s, c);
+    s.lb.ilb_running = ilb;
     rebalance_domains(s, c, Idle::idle);
+    s.lb.ilb_running = {};
     if (time_after(this_rq.next_balance, s.rq[c].next_balance)) this_rq.next_balance = s.rq[c].next_balance;
   }
   s.lb.nohz_next_balance = this_rq.next_balance;

@@ -36,6 +36,7 @@ struct LbEnv {
   const SchedDomain* parent = nullptr;  // sd->parent
   SdBalance* sdb = nullptr;
   CpuId dst_cpu, src_cpu, new_dst_cpu;
+  CpuId this_cpu;  // the CPU running the balance: v3.10's task_hot reads this_rq(), later eras dst_rq
   CpuMask dst_grpmask, cpus;
   Idle idle = Idle::not_idle;
   Imbalance imb;

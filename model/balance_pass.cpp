@@ -25,7 +25,8 @@ LbGroupFigures figures(const SgLbStatsV3& g) {
 void verdict(const Sched& s, LbEnv& env, uint64_t domain_avg_load, const LbGroupFigures& local,
              const LbGroupFigures& busiest) {
   *env.pass = {.dst = env.dst_cpu, .src = {}, .level = static_cast<uint32_t>(env.level), .idle = env.idle,
-               .era1 = s.era.balance_v4, .type = env.imb.type, .imbalance = env.imb.imbalance, .left = 0,
+               .era1 = s.era.balance_v4,
+               .pulls_one = s.features[Feature::newidle_pulls_one], .type = env.imb.type, .imbalance = env.imb.imbalance, .left = 0,
                .nr_balance_failed = env.sdb->nr_balance_failed, .tasks = 0, .last_take = 0, .max_take = 0,
                .domain_avg_load = domain_avg_load, .local = local, .busiest = busiest};
 }

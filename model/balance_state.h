@@ -56,6 +56,7 @@ struct BalanceState {
   IdVec<CpuId, NewidleWalk> walk;           // per CPU
   CpuMask walk_event;                       // CPUs whose walk needs its event queued (Sim)
   IdVec<CpuId, CpuLoadV4> cpu_load;         // per CPU, era 1 (model/balance_v4.cpp)
+  CpuId ilb_running;                        // v3.10: the idle load balancer while it balances for another CPU
 
   // sg_imbalanced: sgc->imbalance at level of the group whose capacity is
   // sgc's (0 where balancing never ran).
@@ -72,7 +73,7 @@ struct BalanceState {
   void clear() {
     for (std::vector<SdBalance>& v : sd) v.clear();
     group_imbalance.clear(), walk.clear(), cpu_load.clear();
-    levels = 0, overload = false, nohz_next_balance = 0, walk_event = {};
+    levels = 0, overload = false, nohz_next_balance = 0, walk_event = {}, ilb_running = {};
     nohz_has_blocked = false, nohz_next_blocked = 0;
   }
 };

@@ -58,8 +58,9 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::recent_used_cpu_affinity_fix, "recent_used_cpu_affinity_fix", "with kernel_placement: select_idle_sibling takes the recently used CPU only if the task may run there; off: v5.15.100's and v6.4.0's test of p->recent_used_cpu, which holds prev by then, so prev's affinity is tested and a CPU the task may not run on can be chosen (select_task_rq then falls back to select_fallback_rq) or an allowed one passed over (fixed after v6.4; in 6.1.55 as a stable backport); off in every profile", kVary},
     {F::affinity_move_by_stopper, "affinity_move_by_stopper", "set_cpus_allowed_ptr moves a queued task that may no longer run on its CPU through the stopper even when it is not the running one (v3.10: `if (p->on_rq) stop_one_cpu(migration_cpu_stop)`): migration/N preempts whatever runs on that CPU, which then picks again (a slice restarts); off: move_queued_task at once, the stopper only for the running task (v3.18+); on in v3.10", kVary},
     {F::move_places_sleeper, "move_places_sleeper", "sched_move_task of a sleeping task (one that has run) places it on its old cfs_rq (place_entity(cfs_rq, se, 0): at most a latency, or half of one with GENTLE_FAIR_SLEEPERS, behind min_vruntime) before normalising its vruntime, so the sleeper credit is capped at the move (detach_task_cfs_rq, v4.4+: daa59407b558; read in v4.4.121 and v5.15.100); off: v3.10's task_move_group_fair only normalises; on in v4.4, v5.15 and v6.4", kVary},
-    {F::balance_v3_10, "balance_v3_10", "with load_balance and balance_v4_4: era-1 balancing as kernel/sched/fair.c v3.10 has it (before v3.13's sgp->imbalance and v4.1's utilisation capacity): a group's capacity is its cpu_power in whole CPUs and only a group running more tasks than that (or with group_imb, computed from its own CPUs' loads) can be the busiest; calculate_imbalance keeps the tasks above capacity; no rd->overload; idle_balance walks every domain with no cost limit; rebalance_domains balances its own CPU before the nohz idle ones; the nohz kick looks for a busy SMT core; on in v3.10", kKeep},
+    {F::balance_v3_10, "balance_v3_10", "with load_balance and balance_v4_4: era-1 balancing as kernel/sched/fair.c v3.10 has it (before v3.13's sgp->imbalance and v4.1's utilisation capacity): a group's capacity is its cpu_power in whole CPUs and only a group running more tasks than that (or with group_imb, computed from its own CPUs' loads) can be the busiest; calculate_imbalance keeps the tasks above capacity; no rd->overload; idle_balance walks every domain with no cost limit; rebalance_domains balances its own CPU before the nohz idle ones; the nohz kick looks for a busy SMT core; move_tasks moves each task to dst as it takes it, and task_hot's buddy test reads the balancing CPU's queue; on in v3.10", kKeep},
     {F::exit_moves_to_root, "exit_moves_to_root", "do_exit's cgroup_exit puts the exiting task in the root cgroup and the cpu controller's exit callback (cpu_cgroup_exit, v3.10; gone by v4.4) moves it there with sched_move_task while it still runs: its group's cfs_rq loses it then, and its last dequeue (and v3.10's blocked load) is the root's; on in v3.10", kKeep},
+    {F::newidle_pulls_one, "newidle_pulls_one", "the kernel is built with CONFIG_PREEMPT (v3.10, v4.4) or CONFIG_PREEMPTION (v5.15, v6.4; PREEMPT_DYNAMIC selects it): detach_tasks (v3.10: move_tasks) stops after the first task a newidle balance takes, to keep the critical section short; off: a kernel built with PREEMPT_VOLUNTARY or PREEMPT_NONE, whose newidle balance takes tasks until the imbalance is met, like a periodic one; on in every profile", kKeep},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -75,13 +76,13 @@ const auto kProfiles = std::to_array<Profile>({
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency, F::pelt_v3_10,
                 F::balance_v4_4, F::lb_bias, F::affinity_move_by_stopper, F::balance_v3_10,
-                F::exit_moves_to_root},
+                F::exit_moves_to_root, F::newidle_pulls_one},
      Tunables{}},
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::shares_on_cfs_rq, F::sysctl_nr_latency, F::affinity_change_pattern, F::pelt_v4_4,
                 F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias, F::online_drops_numa_levels,
-                F::migrate_clears_exec_start, F::move_places_sleeper},
+                F::migrate_clears_exec_start, F::move_places_sleeper, F::newidle_pulls_one},
      Tunables{}},
     {"v5.15", "CFS of Linux 5.13..6.5 (as a distribution's 6.1 kernel)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
@@ -89,7 +90,8 @@ const auto kProfiles = std::to_array<Profile>({
                 F::min_vruntime_skips_dequeued_curr, F::renorm_after_update_curr, F::change_pattern,
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
-                F::newidle_stop_on_runnable, F::migrate_clears_exec_start, F::move_places_sleeper},
+                F::newidle_stop_on_runnable, F::migrate_clears_exec_start, F::move_places_sleeper,
+                F::newidle_pulls_one},
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
@@ -103,7 +105,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
                 F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime,
-                F::move_places_sleeper},
+                F::move_places_sleeper, F::newidle_pulls_one},
      Tunables{}},
 });
 }  // namespace

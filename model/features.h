@@ -66,6 +66,7 @@ enum class Feature : unsigned {
   move_places_sleeper,        // v4.4+: a sleeping task's group move places it first (detach_task_cfs_rq)
   balance_v3_10,              // with balance_v4_4: v3.10's era-1 balancing (capacity in CPUs, group_imb, no cost limits)
   exit_moves_to_root,         // v3.10: cpu_cgroup_exit moves an exiting task to the root group before its last dequeue
+  newidle_pulls_one,          // CONFIG_PREEMPT(ION)=y: a newidle balance moves one task (every profile; off: PREEMPT_VOLUNTARY)
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

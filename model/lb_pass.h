@@ -28,6 +28,7 @@ struct LbPass {
   uint32_t level;         // the domain's index among dst's domains
   CpuIdleType idle;
   bool era1;              // v4.4's load_balance (the feature balance_v4_4)
+  bool pulls_one;         // a newly idle pass stops after one task (newidle_pulls_one)
   MigrationType type;     // era 1: always load
   int64_t imbalance;      // X: env->imbalance as find_busiest_group left it
   int64_t left;           // env->imbalance when the pass's last detach_tasks ended

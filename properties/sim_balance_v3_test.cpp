@@ -200,5 +200,69 @@ TEST(LoadBalanceV3, TheNohzKickLooksWhereEachEraLooks) {
   EXPECT_EQ(kicked("v3.10", "sockets=1 cores=2 threads=2", 2), std::nullopt);
 }
 
+// Eight busy tasks run on CPU 0 of 3 cores, pinned there until now (20.7 ms:
+// each waiting task last ran 0.7 ms ago or earlier, so none is cache hot by
+// time); `buddy` is made cfs_rq->last, the second task a pass examines. An
+// idle CPU's load_balance of dst at MC (ilb_running: the CPU running it, when
+// not dst) then takes tasks while half a task's load fits the imbalance
+// (2730): two on v3.10, whose task_h_load rises as CPU 0's load falls under
+// the h_load computed before the pass (1023, 1170, then 1365 against 537
+// left), three on v4.4. Returns whether the buddy went and the tasks moved.
+std::pair<bool, int> balance_with_a_last_buddy(const std::string& body, CpuId dst, CpuId ilb) {
+  std::string t = body + "topology sockets=1 cores=3\nfeature load_balance=on\n";
+  for (const char* n : {"a", "b", "c", "d", "e", "f", "g", "h"}) t += std::string("task ") + n + " run=busy cpus=0\n";
+  Sim sim(parse_ok(t + "run 20700us\n"));
+  sim.run();
+  Sched& s = sim.mutable_sched();
+  std::vector<TaskId> waiting;  // cfs_tasks from its head, as both eras walk it
+  for (TaskId p = s.rq[CpuId(0)].cfs_tasks_head; p; p = s.tasks[p].lb_next) {
+    s.tasks[p].allowed = {};
+    if (p != s.rq[CpuId(0)].curr) waiting.push_back(p);
+  }
+  EXPECT_EQ(waiting.size(), 7u);
+  for (const TaskId p : waiting) EXPECT_GE(s.now - s.se[s.tasks[p].se].exec_start, 700'000);
+  const TaskId buddy = waiting.at(1);
+  s.cfs[s.se[s.tasks[buddy].se].cfs_rq].last = s.tasks[buddy].se;
+  s.lb.ilb_running = ilb;
+  bool more = true;
+  const int moved = lb::load_balance(s, dst, 0, CpuIdleType::idle, more);
+  s.lb.ilb_running = {};
+  return {s.tasks[buddy].cpu == dst, moved};
+}
+
+// v3.10's move_tasks puts each task on dst as it takes it, and task_hot's
+// CACHE_HOT_BUDDY test reads this_rq()->nr_running: once the pass has moved
+// a task to the CPU running it, a buddy among the later candidates is cache
+// hot and stays (the third goes instead). v4.4 detaches all before it
+// attaches any, and reads dst_rq: the buddy goes. The idle load balancer
+// balancing for another idle CPU reads its own rq, which has no task.
+TEST(LoadBalanceV3, ABuddyIsCacheHotOnceThePassHasMovedATaskToThisCpu) {
+  EXPECT_EQ(balance_with_a_last_buddy("kernel v3.10\n", CpuId(1), {}), std::make_pair(false, 2));
+  EXPECT_EQ(balance_with_a_last_buddy("kernel v4.4\n", CpuId(1), {}), std::make_pair(true, 3));
+  EXPECT_EQ(balance_with_a_last_buddy("kernel v3.10\n", CpuId(1), CpuId(2)), std::make_pair(true, 2));
+  // CACHE_HOT_BUDDY off: no buddy is hot
+  EXPECT_EQ(balance_with_a_last_buddy("kernel v3.10\nfeature cache_hot_buddy=off\n", CpuId(1), {}),
+            std::make_pair(true, 2));
+}
+
+// CONFIG_PREEMPT(ION) (newidle_pulls_one, on in every profile): a newly idle
+// CPU takes one task from CPU 0's four; a PREEMPT_VOLUNTARY build takes what
+// the imbalance lets it (two: half of CPU 0's load, or v5.15's task count
+// difference / 2).
+TEST(LoadBalanceV3, ANewidleBalancePullsOneTaskOnlyUnderPreemption) {
+  for (const char* kernel : {"v3.10", "v4.4", "v5.15"})
+    for (const bool one : {true, false}) {
+      std::string t = std::string("kernel ") + kernel + "\ntopology sockets=1 cores=2\nfeature load_balance=on\n" +
+                      "feature newidle_pulls_one=" + (one ? "on" : "off") + "\n";
+      for (const char* n : {"a", "b", "c", "d"}) t += std::string("task ") + n + " run=busy cpus=0\n";
+      Sim sim(parse_ok(t + "run 20700us\n"));
+      sim.run();
+      Sched& s = sim.mutable_sched();
+      for (TaskId p = s.rq[CpuId(0)].cfs_tasks_head; p; p = s.tasks[p].lb_next) s.tasks[p].allowed = {};
+      bool more = true;
+      EXPECT_EQ(lb::load_balance(s, CpuId(1), 0, CpuIdleType::newly_idle, more), one ? 1 : 2) << kernel << one;
+    }
+}
+
 }  // namespace
 }  // namespace cfsv

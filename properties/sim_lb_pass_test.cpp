@@ -142,13 +142,13 @@ TEST(LoadBalancePass, RandomV5_15WorkloadsReachAPassThatReversesTheImbalance) {
 // The rules can fail: passes that take more than their verdict allows.
 TEST(LoadBalancePass, TheRulesCatchAPassBeyondItsVerdict) {
   const LbGroupFigures g{1024, 1024, 1024, 1, 0, 1, 0};
-  LbPass p{.dst = CpuId(1), .src = CpuId(0), .level = 0, .idle = CpuIdleType::not_idle, .era1 = false,
+  LbPass p{.dst = CpuId(1), .src = CpuId(0), .level = 0, .idle = CpuIdleType::not_idle, .era1 = false, .pulls_one = true,
            .type = MigrationType::task, .imbalance = 1, .left = 0, .nr_balance_failed = 0, .tasks = 1,
            .last_take = 1, .max_take = 1, .domain_avg_load = 0, .local = g, .busiest = g};
   EXPECT_EQ(pass_beyond_verdict(p), "");
   p.tasks = 2, p.left = -1;
   EXPECT_EQ(pass_beyond_verdict(p), "a task was taken at imbalance <= 0");
-  p = {.dst = CpuId(1), .src = CpuId(0), .level = 0, .idle = CpuIdleType::not_idle, .era1 = false,
+  p = {.dst = CpuId(1), .src = CpuId(0), .level = 0, .idle = CpuIdleType::not_idle, .era1 = false, .pulls_one = true,
        .type = MigrationType::load, .imbalance = 1000, .left = -24, .nr_balance_failed = 0, .tasks = 1,
        .last_take = 1024, .max_take = 1024, .domain_avg_load = 0, .local = g, .busiest = g};
   EXPECT_EQ(pass_beyond_verdict(p), "migrate_load: the last task's shr_bound(load, nr_balance_failed) did not fit");
@@ -160,8 +160,10 @@ TEST(LoadBalancePass, TheRulesCatchAPassBeyondItsVerdict) {
   EXPECT_EQ(pass_beyond_verdict(p), "era 1: the last task's load / 2 did not fit");
   p.idle = CpuIdleType::newly_idle, p.imbalance = 3000, p.left = 952, p.tasks = 2, p.max_take = 1024;
   EXPECT_EQ(pass_beyond_verdict(p), "a newly idle pass moved more than one task");
+  p.pulls_one = false;  // a PREEMPT_VOLUNTARY build: the last take's load / 2 fits what was left
+  EXPECT_EQ(pass_beyond_verdict(p), "");
   // migrate_misfit: X 1, the one misfit task taken leaves 0
-  p = {.dst = CpuId(0), .src = CpuId(2), .level = 0, .idle = CpuIdleType::idle, .era1 = false,
+  p = {.dst = CpuId(0), .src = CpuId(2), .level = 0, .idle = CpuIdleType::idle, .era1 = false, .pulls_one = true,
        .type = MigrationType::misfit, .imbalance = 1, .left = 0, .nr_balance_failed = 0, .tasks = 1,
        .last_take = 1, .max_take = 1, .domain_avg_load = 0, .local = g, .busiest = g};
   EXPECT_EQ(pass_beyond_verdict(p), "");
