@@ -135,13 +135,14 @@ void context_switch(Sched& s, CpuId cpu, TaskId prev, TaskId next) {
 
 }  // namespace
 
-// The stopper (migration/N) preempts what runs on cpu: its wakeup's
-// add_nr_running (enqueue_task_stop: rd->overload with a CFS task there), then
-// put_prev_task and the switch to it. The caller reschedules cpu when the
-// stopper is done.
+// The stopper (migration/N) preempts what runs on cpu: its wakeup (ttwu's
+// avg_idle update when cpu was idle, and add_nr_running: rd->overload with a
+// CFS task there), then put_prev_task and the switch to it. The caller
+// reschedules cpu when the stopper is done.
 void stopper_preempt(Sched& s, CpuId cpu) {
   const TaskId curr = s.rq[cpu].curr;
   const uint32_t prev_nr = rq_nr_running(s, cpu);
+  update_avg_idle(s, cpu);
   if (curr) put_prev_task_fair(s, curr);
   context_switch(s, cpu, curr, kStopper);
   add_nr_running_overload(s, cpu, prev_nr);

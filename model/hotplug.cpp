@@ -1,5 +1,6 @@
 #include "hotplug.h"
 
+#include "balance.h"
 #include "core.h"
 #include "fair.h"
 #include "pelt.h"
@@ -20,12 +21,13 @@ void set_cpu_active(Sched& s, CpuId cpu, bool active) {
 void migrate_tasks(Sched& s, CpuId dead) {
   touch(s, dead);
   // take_cpu_down runs under stop_machine: every online CPU's stopper
-  // preempts what runs there (multi_cpu_stop) until the dying CPU is gone;
-  // then each picks again. An idle CPU's detour through the stopper is left
-  // out (its pick after it would run a newidle balance: docs/model.md).
+  // preempts what runs there (multi_cpu_stop), the idle task too, until the
+  // dying CPU is gone; then each picks again, an idle one through its newidle
+  // balance (prev is the stopper). A CPU still in a newidle walk finishes it
+  // first: left out (docs/model.md).
   CpuMask stopped;
   for (const CpuId c : each_cpu(s.active))
-    if (s.rq[c].curr != kIdle) stopper_preempt(s, c), stopped.set(c.index());
+    if (!newidle_walking(s, c)) stopper_preempt(s, c), stopped.set(c.index());
   if (s.rq[dead].curr != kIdle) stopper_preempt(s, dead);
   // In the order the CPU's pick takes them, each picked and put back (v5.15's
   // balance_push pushes each as it becomes rq->curr: the same order).

@@ -82,6 +82,34 @@ TEST(CpuHotplug, StopMachinePreemptsEveryBusyCpu) {
   ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
 }
 
+// stop_machine's stopper runs on the idle CPUs too, and each picks again
+// after it with the stopper as prev: an idle CPU runs a newidle balance at
+// once. 3 CPUs, a pinned on CPU 0, b on CPU 1, CPU 2 idle; CPU 1 goes
+// offline at 50.3 ms and b falls back to CPU 0 (its node's first allowed
+// CPU). CPU 2's newidle balance pulls b within the walk's time, before CPU
+// 0's tick at 51 ms could kick an idle balance; v3.10's too, but b is cache
+// hot there (it ran until the stopper; v3.10 keeps exec_start when a task
+// migrates), so it stays.
+TEST(CpuHotplug, AnIdleCpuRunsANewidleBalanceAfterStopMachine) {
+  for (const std::string kernel : {"v3.10", "v4.4", "v5.15"}) {
+    Scenario sc = simtest::basic(kernel, 3);
+    sc.feature_overrides = {{Feature::load_balance, true}};
+    sc.tasks = {simtest::task("a"), simtest::task("b")};
+    sc.tasks[0].cpus = simtest::cpus({0});
+    sc.ops = {{50 * kMs + 300 * kUs, op::SetCpuOnline{1, false}, {}}};
+    sc.duration = 60 * kMs;
+    Sim sim(sc);
+    const TaskId b = id(sim, "b");
+    sim.run_to(50 * kMs + 200 * kUs);
+    ASSERT_EQ(sim.tasks()[b].cpu, CpuId(1)) << kernel;
+    const uint64_t walks = sim.counters().newidle_walks;
+    sim.run_to(50 * kMs + 900 * kUs);
+    EXPECT_EQ(sim.counters().newidle_walks, walks + 1) << kernel;
+    EXPECT_EQ(sim.tasks()[b].cpu, CpuId(kernel == "v3.10" ? 0 : 2)) << kernel;
+    ASSERT_TRUE(sim.checker()->ok()) << sim.checker()->violations().front().to_string();
+  }
+}
+
 // v3.10 and v4.4 rebuild the domains at CPU_DOWN_PREPARE, the dying CPU
 // still in the topology's sibling masks that sd_init weighs: the MC domain
 // of the three CPUs left keeps the intervals of four (min 4, max 8 ms);
