@@ -3,6 +3,7 @@
 // kind, run the model, evaluate the statement. The proofs engine states the
 // same decoders and conjectures over Sym (proofs/).
 #pragma once
+#include <cstdlib>
 #include <optional>
 
 #include "claims/balance_case.h"
@@ -42,18 +43,21 @@ std::optional<Counterexample> check_balance_v3_case(const Claim& claim, const Ba
 template <Reader R>
   requires std::same_as<typename R::value_type, uint64_t>
 std::optional<Counterexample> check_case(const Claim& claim, R& r, Budget b) {
-  if (claim.kind == ClaimKind::calc_delta_loop_equals_fls) {
-    const CalcDeltaCase<uint64_t> c = decode_calc_delta_case(r, claim.domain);
-    const LoadResolution res = resolution_of(c.era);
-    if (calc_delta_loop(c.delta, c.weight, c.lw, res) == calc_delta(c.delta, c.weight, c.lw, res)) return std::nullopt;
-    return calc_delta_counterexample(claim, c);
+  switch (family_of(claim.kind)) {
+    case ClaimFamily::slice: return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
+    case ClaimFamily::calc_delta: {
+      const CalcDeltaCase<uint64_t> c = decode_calc_delta_case(r, claim.domain);
+      const LoadResolution res = resolution_of(c.era);
+      if (calc_delta_loop(c.delta, c.weight, c.lw, res) == calc_delta(c.delta, c.weight, c.lw, res)) return std::nullopt;
+      return calc_delta_counterexample(claim, c);
+    }
+    case ClaimFamily::pelt: return check_pelt_case(claim, decode_pelt_case(r, claim));
+    case ClaimFamily::sim: return check_sim_case(claim, decode_sim_case(r, claim));
+    case ClaimFamily::balance: return check_balance_case(claim, decode_balance_case(r, claim.domain));
+    case ClaimFamily::balance_v4: return check_balance_v4_case(claim, decode_balance_case_v4(r, claim.domain));
+    case ClaimFamily::balance_v3: return check_balance_v3_case(claim, decode_balance_case_v3(r, claim.domain));
   }
-  if (is_sim_kind(claim.kind)) return check_sim_case(claim, decode_sim_case(r, claim));
-  if (is_balance_kind(claim.kind)) return check_balance_case(claim, decode_balance_case(r, claim.domain));
-  if (is_balance_v4_kind(claim.kind)) return check_balance_v4_case(claim, decode_balance_case_v4(r, claim.domain));
-  if (is_balance_v3_kind(claim.kind)) return check_balance_v3_case(claim, decode_balance_case_v3(r, claim.domain));
-  if (is_pelt_kind(claim.kind)) return check_pelt_case(claim, decode_pelt_case(r, claim));
-  return check_slice_case(claim, decode_slice_case(r, claim.domain, b));
+  std::abort();  // family_of gives one of the above
 }
 
 }  // namespace cfsv

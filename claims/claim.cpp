@@ -12,8 +12,7 @@ namespace cfsv {
 
 namespace {
 
-// Which case decoder, engine checks and fuzz target a kind's claims go through.
-enum class Family { slice, calc_delta, pelt, sim, balance, balance_v4, balance_v3 };
+using Family = ClaimFamily;
 
 // The kinds, in ClaimKind's order: a new kind is its enumerator (with its
 // conjecture, claim.h), a row here, and its statement in its family's case.
@@ -22,6 +21,7 @@ struct KindRow {
   std::string_view name;
   Family family;
   std::string_view relation = "invariant holds";
+  unsigned fuzz_cost = 0;  // 0: its family's
 };
 constexpr KindRow kKinds[] = {
     {ClaimKind::slice_at_least_min_gran, "slice_at_least_min_gran", Family::slice},
@@ -36,7 +36,8 @@ constexpr KindRow kKinds[] = {
     {ClaimKind::pelt_tg_force_exact, "pelt_tg_force_exact", Family::pelt},
     {ClaimKind::pelt_tg_threshold, "pelt_tg_threshold", Family::pelt},
     {ClaimKind::pelt_shares_in_range, "pelt_shares_in_range", Family::pelt},
-    {ClaimKind::pelt_periodic_util, "pelt_periodic_util", Family::pelt},
+    // a periodic PELT history: hundreds of updates, ~100 us a case under ASan
+    {ClaimKind::pelt_periodic_util, "pelt_periodic_util", Family::pelt, "invariant holds", 30},
     {ClaimKind::pelt_sync_floor, "pelt_sync_floor", Family::pelt},
     {ClaimKind::sim_unobservable, "sim_unobservable", Family::sim, "equal results"},
     {ClaimKind::sim_first_pick_sooner, "sim_first_pick_sooner", Family::sim, "no later"},
@@ -73,26 +74,9 @@ std::string_view to_string(Shape s) {
   return "?";
 }
 
-bool is_slice_kind(ClaimKind k) { return row(k).family == Family::slice; }
-bool is_sim_kind(ClaimKind k) { return row(k).family == Family::sim; }
+ClaimFamily family_of(ClaimKind k) { return row(k).family; }
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
-bool is_balance_kind(ClaimKind k) { return row(k).family == Family::balance; }
-bool is_balance_v4_kind(ClaimKind k) { return row(k).family == Family::balance_v4; }
-bool is_balance_v3_kind(ClaimKind k) { return row(k).family == Family::balance_v3; }
-bool is_verdict_kind(ClaimKind k) { return is_balance_kind(k) || is_balance_v4_kind(k) || is_balance_v3_kind(k); }
-bool is_pelt_kind(ClaimKind k) { return row(k).family == Family::pelt; }
-std::string_view fuzz_target(ClaimKind k) {
-  switch (row(k).family) {
-    case Family::sim: return "fuzz_sim_claims";
-    case Family::balance:
-    case Family::balance_v4:
-    case Family::balance_v3: return "fuzz_balance_claims";
-    case Family::pelt: return "fuzz_pelt_claims";
-    case Family::slice:
-    case Family::calc_delta: break;
-  }
-  return "fuzz_slice_claims";
-}
+bool is_verdict_family(ClaimFamily f) { return f == Family::balance || f == Family::balance_v4 || f == Family::balance_v3; }
 
 std::string_view era_name(PeltEra e) {
   switch (e) {
@@ -110,20 +94,6 @@ LoadResolution resolution_of(PeltEra e) {
     case PeltEra::v5_15: break;
   }
   return kLoadResolutionV5_7;
-}
-
-std::vector<std::string_view> era_names(const Claim& c) {
-  std::vector<std::string_view> out;
-  if (is_sim_kind(c.kind) || is_verdict_kind(c.kind))
-    out.push_back(is_sim_kind(c.kind)          ? c.domain.sim.kernel
-                  : is_balance_kind(c.kind)    ? "v5.15"
-                  : is_balance_v4_kind(c.kind) ? "v4.4"
-                                               : "v3.10");
-  else if (is_pelt_kind(c.kind))
-    for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
-  else
-    for (Era e : c.domain.eras) out.push_back(era_name(e));
-  return out;
 }
 
 const Claim* claim_by_id(std::string_view id) {
@@ -183,37 +153,9 @@ std::string tunables_text(const Domain& d) {
   if (d.max_cpus > d.min_cpus) s = std::to_string(d.min_cpus) + ".." + std::to_string(d.max_cpus) + " CPUs (" + s + ")";
   return s;
 }
-}  // namespace
 
-std::string describe(const Claim& c, Budget b) {
+std::string describe_slice(const Claim& c, Budget b) {
   const Domain& d = c.domain;
-  if (is_pelt_kind(c.kind)) return describe_pelt_domain(c);
-  if (is_balance_kind(c.kind)) return describe_balance_domain(c);
-  if (is_balance_v4_kind(c.kind)) return describe_balance_v4_domain(c);
-  if (is_balance_v3_kind(c.kind)) return describe_balance_v3_domain(c);
-  if (is_sim_kind(c.kind)) {
-    std::string s = "random scenarios of up to " + std::to_string(d.sim.max_ops) + " ops on profile " +
-                    std::string(d.sim.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";
-    if (d.sim.topology) s += ", on " + std::to_string(d.sim.topology->nr_cpus()) + " CPUs (sockets=" +
-                             std::to_string(d.sim.topology->sockets) + " cores=" + std::to_string(d.sim.topology->cores) +
-                             " threads=" + std::to_string(d.sim.topology->threads) + ")";
-    for (const auto& [key, value] : d.sim.settings) s += ", set " + std::string(key) + "=" + std::to_string(value);
-    if (d.sim.churn) s += ", tasks that fork short-lived children (one in eight)";
-    if (d.sim.lb_workload)
-      s = "random balancing workloads on profile " + std::string(d.sim.kernel) +
-          " (claims/lb_pass.h: 1..4 sockets x 1..4 cores x 1..2 threads, at most 16 CPUs, NUMA nodes and "
-          "distances, some CPUs of capacity 446; up to 2 x CPUs + 3 busy or periodic tasks of nice -10..10 in "
-          "/, /a or /b, most pinned to one CPU until 10 ms; 150 ms, load_balance on); every load_balance pass "
-          "that moved tasks checked against its verdict";
-    if (c.kind == ClaimKind::sim_invariants) {
-      s += "; checked after every op and event:";
-      for (std::size_t i = 0; i < d.sim.invariants.size(); ++i) s += (i ? ", " : " ") + std::string(d.sim.invariants[i]);
-    }
-    return s;
-  }
-  if (!is_slice_kind(c.kind))
-    return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
-           "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(d);
   std::string s = "depth " + std::to_string(d.min_depth);
   if (d.max_depth > d.min_depth) s += ".." + std::to_string(d.max_depth);
   s += d.weights == Weights::equal_on_task_rq ? ", n tasks of one nice level on the task's cfs_rq"
@@ -224,5 +166,82 @@ std::string describe(const Claim& c, Budget b) {
        eras_text(d);
   return s;
 }
+
+std::string describe_calc_delta(const Claim& c, Budget) {
+  return "64-bit delta, weight and lw.weight, 32-bit lw.inv_weight (0: computed) where "
+         "scale_load_down(weight) * inv_weight < 2^64, " + eras_text(c.domain);
+}
+
+std::string describe_sim(const Claim& c, Budget) {
+  const SimDomain& d = c.domain.sim;
+  if (d.lb_workload)
+    return "random balancing workloads on profile " + std::string(d.kernel) +
+           " (claims/lb_pass.h: 1..4 sockets x 1..4 cores x 1..2 threads, at most 16 CPUs, NUMA nodes and "
+           "distances, some CPUs of capacity 446; up to 2 x CPUs + 3 busy or periodic tasks of nice -10..10 in "
+           "/, /a or /b, most pinned to one CPU until 10 ms; 150 ms, load_balance on); every load_balance pass "
+           "that moved tasks checked against its verdict";
+  std::string s = "random scenarios of up to " + std::to_string(d.max_ops) + " ops on profile " +
+                  std::string(d.kernel) + " (model/ops_decoder.h: up to 4 CPUs, 6 groups, 12 tasks)";
+  if (d.topology) s += ", on " + std::to_string(d.topology->nr_cpus()) + " CPUs (sockets=" +
+                       std::to_string(d.topology->sockets) + " cores=" + std::to_string(d.topology->cores) +
+                       " threads=" + std::to_string(d.topology->threads) + ")";
+  for (const auto& [key, value] : d.settings) s += ", set " + std::string(key) + "=" + std::to_string(value);
+  if (d.churn) s += ", tasks that fork short-lived children (one in eight)";
+  if (c.kind == ClaimKind::sim_invariants) {
+    s += "; checked after every op and event:";
+    for (std::size_t i = 0; i < d.invariants.size(); ++i) s += (i ? ", " : " ") + std::string(d.invariants[i]);
+  }
+  return s;
+}
+
+template <std::string (*F)(const Claim&)>
+std::string any_budget(const Claim& c, Budget) { return F(c); }
+
+// The families, in ClaimFamily's order. fuzz_cost: a case's cost against a
+// slice case's (~5 us under ASan), which divides the fuzz engine's runs: a
+// PELT update ~25 us; a balancing case (three verdicts) ~50 us; a
+// simulation-differential case (two whole runs) ~5 ms.
+struct FamilyRow {
+  ClaimFamily family;
+  std::string_view fuzz_target;
+  unsigned fuzz_cost;
+  std::string_view era;  // the one kernel of a verdict family; else the claim's domain names its eras
+  std::string (*describe)(const Claim&, Budget);
+};
+constexpr FamilyRow kFamilies[] = {
+    {Family::slice, "fuzz_slice_claims", 1, "", describe_slice},
+    {Family::calc_delta, "fuzz_slice_claims", 1, "", describe_calc_delta},
+    {Family::pelt, "fuzz_pelt_claims", 6, "", any_budget<describe_pelt_domain>},
+    {Family::sim, "fuzz_sim_claims", 100, "", describe_sim},
+    {Family::balance, "fuzz_balance_claims", 10, "v5.15", any_budget<describe_balance_domain>},
+    {Family::balance_v4, "fuzz_balance_claims", 10, "v4.4", any_budget<describe_balance_v4_domain>},
+    {Family::balance_v3, "fuzz_balance_claims", 10, "v3.10", any_budget<describe_balance_v3_domain>},
+};
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(kFamilies); ++i)
+    if (static_cast<std::size_t>(kFamilies[i].family) != i) return false;
+  return true;
+}(), "kFamilies: one row per ClaimFamily, in its order");
+
+const FamilyRow& family_row(ClaimKind k) { return kFamilies[static_cast<std::size_t>(family_of(k))]; }
+
+}  // namespace
+
+std::vector<std::string_view> era_names(const Claim& c) {
+  std::vector<std::string_view> out;
+  const FamilyRow& f = family_row(c.kind);
+  if (!f.era.empty()) out.push_back(f.era);
+  else if (f.family == Family::sim) out.push_back(c.domain.sim.kernel);
+  else if (f.family == Family::pelt)
+    for (PeltEra e : c.domain.pelt.eras) out.push_back(era_name(e));
+  else
+    for (Era e : c.domain.eras) out.push_back(era_name(e));
+  return out;
+}
+
+std::string_view fuzz_target(ClaimKind k) { return family_row(k).fuzz_target; }
+unsigned fuzz_cost(ClaimKind k) { return row(k).fuzz_cost ? row(k).fuzz_cost : family_row(k).fuzz_cost; }
+
+std::string describe(const Claim& c, Budget b) { return family_row(c.kind).describe(c, b); }
 
 }  // namespace cfsv

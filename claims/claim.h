@@ -63,18 +63,28 @@ enum class ClaimKind {
   lb_v3_idle_pulls_overloaded,  // as lb_v4_idle_pulls_overloaded, no group_imb set
   last = lb_v3_idle_pulls_overloaded,  // new kinds go above, and `last` names the one added
 };
+// Which case decoder, engine checks and fuzz target a kind's claims go
+// through: one row each of claims/claim.cpp's family table. The engines
+// switch on it with no default, so a new family fails to compile (-Wswitch)
+// in each place that must handle it.
+enum class ClaimFamily {
+  slice,       // decode_slice_case (claims/slice_case.h)
+  calc_delta,  // decode_calc_delta_case (claims/calc_delta_case.h)
+  pelt,        // decode_pelt_case (claims/pelt_case.h)
+  sim,         // decode_sim_case (claims/sim_diff.h)
+  balance,     // decode_balance_case (claims/balance_case.h): v5.15's find_busiest_group verdict
+  balance_v4,  // decode_balance_case_v4 (claims/balance_v4_case.h): v4.4's
+  balance_v3,  // decode_balance_case_v3 (claims/balance_v3_case.h): v3.10's
+};
+
 // Each kind's name, relation and family are one row of claims/claim.cpp's kind table.
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
-bool is_slice_kind(ClaimKind k);         // decoded by decode_slice_case (claims/slice_case.h)
-bool is_pelt_kind(ClaimKind k);          // decoded by decode_pelt_case (claims/pelt_case.h)
-bool is_sim_kind(ClaimKind k);           // decoded by decode_sim_case (claims/sim_diff.h)
-bool is_newidle_stop_kind(ClaimKind k);  // the sim kind of seed 002 (claims/sim_diff.h)
-bool is_balance_kind(ClaimKind k);       // decoded by decode_balance_case (claims/balance_case.h)
-bool is_balance_v4_kind(ClaimKind k);    // decoded by decode_balance_case_v4 (claims/balance_v4_case.h)
-bool is_balance_v3_kind(ClaimKind k);    // decoded by decode_balance_case_v3 (claims/balance_v3_case.h)
-bool is_verdict_kind(ClaimKind k);       // any of the three: one find_busiest_group verdict
+ClaimFamily family_of(ClaimKind k);
+bool is_verdict_family(ClaimFamily f);      // balance, balance_v4, balance_v3: one find_busiest_group verdict
+bool is_newidle_stop_kind(ClaimKind k);     // the sim kind of seed 002 (claims/sim_diff.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
+unsigned fuzz_cost(ClaimKind k);            // a case's cost in the fuzz engine, in slice cases (1)
 
 // PELT's arithmetic as the profiles of the same names have it
 // (model/arith/pelt_v3.h, pelt_v4.h, pelt.h), each with its load resolution.

@@ -25,19 +25,12 @@ struct Plan {
 };
 
 // smoke and ci are reproducible (-runs with -seed; FuzzRun::reproducible_from);
-// long is time-bound. A
-// PELT update costs ~25 us under ASan (a slice case ~5 us): a sixth of the runs;
-// a balancing case (three verdicts) ~50 us: a tenth; a periodic PELT history
-// (hundreds of updates) ~100 us: a thirtieth; a simulation-differential case
-// (two whole runs) ~5 ms: a hundredth, with three times the timeout (its
-// 3,000 runs took 21 to 60 s under load 6, against 32 s on an idle 2-core host).
+// long is time-bound. A case's fuzz_cost (claims/claim.cpp) divides the runs;
+// a simulation-differential case gets three times the timeout (its 3,000 runs
+// took 21 to 60 s under load 6, against 32 s on an idle 2-core host).
 Plan plan_for(Budget b, ClaimKind k) {
-  const uint64_t share = is_sim_kind(k)                          ? 100
-                         : k == ClaimKind::pelt_periodic_util ? 30
-                         : is_verdict_kind(k)                   ? 10
-                         : is_pelt_kind(k)                      ? 6
-                                                                : 1;
-  const uint32_t slow = is_sim_kind(k) ? 3 : 1;
+  const uint64_t share = fuzz_cost(k);
+  const uint32_t slow = family_of(k) == ClaimFamily::sim ? 3 : 1;
   switch (b) {
     case Budget::smoke: return {20'000 / share, 0, 30'000 * slow};
     case Budget::ci: return {300'000 / share, 0, 60'000 * slow};

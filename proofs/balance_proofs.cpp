@@ -125,23 +125,34 @@ ProofResult prove_paths(const CheckConfig& config, Decode decode, Holds holds, C
 }  // namespace
 
 ProofResult prove_balance(const Claim& claim, const CheckConfig& config) {
-  if (is_balance_v3_kind(claim.kind))
-    return prove_paths(
-        config, [&](SymReader& r) { return decode_balance_case_v3(r, claim.domain); },
-        [&](const BalanceCaseV3<Sym>& c) { return balance_v3_holds(claim.kind, c); },
-        [&](const BalanceCaseV3<uint64_t>& c) { return check_balance_v3_case(claim, c); },
-        [&](const BalanceCaseV3<uint64_t>& c) { return balance_v3_counterexample(claim, c); });
-  if (is_balance_v4_kind(claim.kind))
-    return prove_paths(
-        config, [&](SymReader& r) { return decode_balance_case_v4(r, claim.domain); },
-        [&](const BalanceCaseV4<Sym>& c) { return balance_v4_holds(claim.kind, c); },
-        [&](const BalanceCaseV4<uint64_t>& c) { return check_balance_v4_case(claim, c); },
-        [&](const BalanceCaseV4<uint64_t>& c) { return balance_v4_counterexample(claim, c); });
-  return prove_paths(
-      config, [&](SymReader& r) { return decode_balance_case(r, claim.domain); },
-      [&](const BalanceCase<Sym>& c) { return balance_holds(claim.kind, c); },
-      [&](const BalanceCase<uint64_t>& c) { return check_balance_case(claim, c); },
-      [&](const BalanceCase<uint64_t>& c) { return balance_counterexample(claim, c); });
+  switch (family_of(claim.kind)) {
+    case ClaimFamily::balance_v3:
+      return prove_paths(
+          config, [&](SymReader& r) { return decode_balance_case_v3(r, claim.domain); },
+          [&](const BalanceCaseV3<Sym>& c) { return balance_v3_holds(claim.kind, c); },
+          [&](const BalanceCaseV3<uint64_t>& c) { return check_balance_v3_case(claim, c); },
+          [&](const BalanceCaseV3<uint64_t>& c) { return balance_v3_counterexample(claim, c); });
+    case ClaimFamily::balance_v4:
+      return prove_paths(
+          config, [&](SymReader& r) { return decode_balance_case_v4(r, claim.domain); },
+          [&](const BalanceCaseV4<Sym>& c) { return balance_v4_holds(claim.kind, c); },
+          [&](const BalanceCaseV4<uint64_t>& c) { return check_balance_v4_case(claim, c); },
+          [&](const BalanceCaseV4<uint64_t>& c) { return balance_v4_counterexample(claim, c); });
+    case ClaimFamily::balance:
+      return prove_paths(
+          config, [&](SymReader& r) { return decode_balance_case(r, claim.domain); },
+          [&](const BalanceCase<Sym>& c) { return balance_holds(claim.kind, c); },
+          [&](const BalanceCase<uint64_t>& c) { return check_balance_case(claim, c); },
+          [&](const BalanceCase<uint64_t>& c) { return balance_counterexample(claim, c); });
+    case ClaimFamily::slice:
+    case ClaimFamily::calc_delta:
+    case ClaimFamily::pelt:
+    case ClaimFamily::sim: break;
+  }
+  ProofResult res;
+  res.outcome = Outcome::unknown;
+  res.detail = "not a load-balancing claim";
+  return res;
 }
 
 }  // namespace cfsv::proofs

@@ -1,6 +1,7 @@
 #include "proofs/prove.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "claims/slice_trace.h"
 #include "proofs/balance_proofs.h"
@@ -14,20 +15,40 @@ namespace cfsv::proofs {
 
 namespace {
 
-// The statement of a kind, as the conjecture line writes it.
-std::string conjecture_text(const Claim& c) {
-  if (is_pelt_kind(c.kind) || is_verdict_kind(c.kind)) return std::string(c.statement);
+// The conjecture line: "forall DOMAIN: STATEMENT" (a simulation claim: the lemma its proof shows).
+std::string conjecture_text(const Claim& c, Budget b) {
+  const std::string forall = "forall " + describe(c, b) + ": ";
+  switch (family_of(c.kind)) {
+    case ClaimFamily::slice: break;
+    case ClaimFamily::calc_delta: return forall + "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)";
+    case ClaimFamily::sim: return std::string(sim_lemma(c));
+    case ClaimFamily::pelt:
+    case ClaimFamily::balance:
+    case ClaimFamily::balance_v4:
+    case ClaimFamily::balance_v3: return forall + std::string(c.statement);
+  }
   const std::string variant = " (" + to_string(c.features.slice()) + " sched_slice)";
   switch (c.kind) {
-    case ClaimKind::slice_at_least_min_gran: return "sched_slice >= min_granularity" + variant;
     case ClaimKind::equal_weights_exact_set:
-      return "(sched_slice >= min_granularity) == (n < sched_nr_latency)" + variant;
+      return forall + "(sched_slice >= min_granularity) == (n < sched_nr_latency)" + variant;
     case ClaimKind::equal_weights_rounding:
-      return "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32), less "
+      return forall + "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32), less "
              "ceil(2^15 / (n * scale_load_down(w))) more with calc_delta_mine" + variant;
-    default: break;
+    default: return forall + "sched_slice >= min_granularity" + variant;
   }
-  return "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)";
+}
+
+ProofResult prove_family(const Claim& claim, const CheckConfig& config) {
+  switch (family_of(claim.kind)) {
+    case ClaimFamily::slice: return prove_slice(claim, config, model_slice(claim.features.slice()));
+    case ClaimFamily::calc_delta: return prove_loop_equals_fls(claim, config);
+    case ClaimFamily::pelt: return prove_pelt(claim, config);
+    case ClaimFamily::sim: return prove_sim(claim, config);
+    case ClaimFamily::balance:
+    case ClaimFamily::balance_v4:
+    case ClaimFamily::balance_v3: return prove_balance(claim, config);
+  }
+  std::abort();  // family_of gives one of the above
 }
 
 }  // namespace
@@ -64,14 +85,9 @@ uint32_t default_timeout_ms(Budget b) {
 ProofResult prove_claim(const Claim& claim, const CheckConfig& config) {
   const auto start = std::chrono::steady_clock::now();
   const QueryRlimitScope rlimit(config.rlimit);
-  ProofResult r = is_slice_kind(claim.kind)  ? prove_slice(claim, config, model_slice(claim.features.slice()))
-                  : is_pelt_kind(claim.kind) ? prove_pelt(claim, config)
-                  : is_sim_kind(claim.kind)  ? prove_sim(claim, config)
-                  : is_verdict_kind(claim.kind) ? prove_balance(claim, config)
-                                             : prove_loop_equals_fls(claim, config);
+  ProofResult r = prove_family(claim, config);
   r.claim = std::string(claim.id);
-  r.conjecture = is_sim_kind(claim.kind) ? std::string(sim_lemma(claim))
-                                         : "forall " + describe(claim, config.budget) + ": " + conjecture_text(claim);
+  r.conjecture = conjecture_text(claim, config.budget);
   r.counterexample.claim = r.claim;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
