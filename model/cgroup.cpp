@@ -79,7 +79,8 @@ void sched_destroy_group(Sched& s, GroupId tg) {
   for (const CpuId c : s.rq.ids()) {
     if (s.era.pelt) remove_entity_load_avg(s, g.se[c]);
     else if (s.era.pelt_v4) pelt4::remove_entity_load_avg(s, g.se[c]);
-    s.cfs[g.cfs_rq[c]].pelt.on_list = false;
+    if (s.era.pelt_v3) pelt3::list_del_leaf_cfs_rq(s, g.cfs_rq[c]);
+    else s.cfs[g.cfs_rq[c]].pelt.on_list = false;
   }
   g.dead = true;
 }

@@ -42,7 +42,10 @@ void dequeue_entity_load_avg(Sched& s, CfsRqId cq, EntityId se, bool sleep);
 void update_entity_load_avg(Sched& s, EntityId se, bool update_cfs_rq);
 // update_cfs_rq_blocked_load(cfs_rq, force): entity_tick.
 void update_cfs_rq_blocked_load(Sched& s, CfsRqId cq, bool force);
+// list_add_leaf_cfs_rq / list_del_leaf_cfs_rq: the rq's leaf list in v3.10's
+// order (Rq::leaf_head, CfsRqPelt::V3's links), which update_blocked_averages walks.
 void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq);
+void list_del_leaf_cfs_rq(Sched& s, CfsRqId cq);
 // A forked child's averages: its parent's contribution copied (none: zero).
 void fork_entity(Sched& s, EntityId child, EntityId parent);
 // migrate_task_rq_fair (set_task_cpu to another CPU).

@@ -59,6 +59,7 @@ struct CfsRqPelt {
     uint64_t blocked_load_avg = 0;
     uint64_t decay_counter = 1, last_decay = 0;  // atomic64 decay_counter starts at 1
     uint64_t tg_runnable_contrib = 0;
+    CfsRqId leaf_prev, leaf_next;  // its neighbours on the rq's leaf list (Rq::leaf_head), in v3.10's order
   } v3;
   bool on_list = false;               // on its rq's leaf_cfs_rq_list (update_blocked_averages walks it)
   uint64_t child_on_list_walk = 0;    // the rq's blocked walk in which a child group's cfs_rq stayed on the list

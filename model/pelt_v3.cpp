@@ -157,12 +157,40 @@ void dequeue_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei, bool sleep) {
   p.v3.decay_count = static_cast<int64_t>(c.v3.decay_counter);
 }
 
-// list_add_leaf_cfs_rq (kernel/sched/fair.c v3.10): on the list, then
-// update_cfs_rq_blocked_load(cfs_rq, 0) to bring last_decay up.
+// list_add_leaf_cfs_rq (kernel/sched/fair.c v3.10): at the list's head when
+// the parent group's cfs_rq is on it, so that it comes first; else at the
+// tail. A child put on the list before its parent thus walks after it when
+// the parent then goes to the head (the order v5.1's 9c2791f936ef fixed).
+// Then update_cfs_rq_blocked_load(cfs_rq, 0) brings last_decay up.
 void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq) {
-  if (s.cfs[cq].pelt.on_list) return;
-  s.cfs[cq].pelt.on_list = true;
+  CfsRq& c = s.cfs[cq];
+  if (c.pelt.on_list) return;
+  c.pelt.on_list = true;
+  Rq& rq = s.rq[c.cpu];
+  const GroupId parent = s.tg[c.tg].parent;
+  auto& link = c.pelt.v3;
+  if (parent && s.cfs[s.tg[parent].cfs_rq[c.cpu]].pelt.on_list) {
+    link.leaf_prev = {}, link.leaf_next = rq.leaf_head;
+    (rq.leaf_head ? s.cfs[rq.leaf_head].pelt.v3.leaf_prev : rq.leaf_tail) = cq;
+    rq.leaf_head = cq;
+  } else {
+    link.leaf_prev = rq.leaf_tail, link.leaf_next = {};
+    (rq.leaf_tail ? s.cfs[rq.leaf_tail].pelt.v3.leaf_next : rq.leaf_head) = cq;
+    rq.leaf_tail = cq;
+  }
   update_cfs_rq_blocked_load(s, cq, false);
+}
+
+// list_del_leaf_cfs_rq (kernel/sched/fair.c v3.10)
+void list_del_leaf_cfs_rq(Sched& s, CfsRqId cq) {
+  CfsRq& c = s.cfs[cq];
+  if (!c.pelt.on_list) return;
+  c.pelt.on_list = false;
+  Rq& rq = s.rq[c.cpu];
+  auto& link = c.pelt.v3;
+  (link.leaf_prev ? s.cfs[link.leaf_prev].pelt.v3.leaf_next : rq.leaf_head) = link.leaf_next;
+  (link.leaf_next ? s.cfs[link.leaf_next].pelt.v3.leaf_prev : rq.leaf_tail) = link.leaf_prev;
+  link.leaf_prev = link.leaf_next = {};
 }
 
 // sched_fork's copy of the parent (dup_task_struct, then __sched_fork zeroes
@@ -214,18 +242,20 @@ uint64_t calc_cfs_shares(const Sched& s, CfsRqId gcq) {
 }
 
 // update_blocked_averages + __update_blocked_averages_cpu (kernel/sched/
-// fair.c v3.10): each cfs_rq on the leaf list, children first, forced, then
-// its group entity; a cfs_rq whose entity's runnable sum decayed to 0 with
-// nothing queued leaves the list.
+// fair.c v3.10): each cfs_rq in the leaf list's order, forced, then its group
+// entity; a cfs_rq whose entity's runnable sum decayed to 0 with nothing
+// queued leaves the list. A parent walked before its child passes the
+// child's update on to its own parent only at the next walk.
 void update_blocked_averages(Sched& s, CpuId cpu) {
-  for (std::size_t g = s.tg.size(); g-- > 0;) {
-    const CfsRqId cq = s.tg[GroupId(static_cast<int32_t>(g))].cfs_rq[cpu];
+  for (CfsRqId cq = s.rq[cpu].leaf_head; cq;) {
     CfsRq& c = s.cfs[cq];
-    if (!c.pelt.on_list) continue;
+    const CfsRqId next = c.pelt.v3.leaf_next;
     update_cfs_rq_blocked_load(s, cq, true);
-    if (!c.group_se) continue;
-    update_entity_load_avg(s, c.group_se, true);
-    if (!s.se[c.group_se].pelt.v3.runnable_avg_sum && !c.nr_running) c.pelt.on_list = false;
+    if (c.group_se) {
+      update_entity_load_avg(s, c.group_se, true);
+      if (!s.se[c.group_se].pelt.v3.runnable_avg_sum && !c.nr_running) list_del_leaf_cfs_rq(s, cq);
+    }
+    cq = next;
   }
 }
 

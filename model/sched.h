@@ -254,6 +254,7 @@ inline bool cpu_allowed(const Task& t, CpuId cpu) { return t.allowed.none() || t
 struct Rq {
   CpuId cpu;
   CfsRqId cfs;            // the root cfs_rq
+  CfsRqId leaf_head, leaf_tail;  // v3.10: rq->leaf_cfs_rq_list in its order (CfsRqPelt::V3's links)
   TaskId curr = kIdle;    // the running task; kIdle / kStopper otherwise
   bool need_resched = false;
   bool tick_armed = false;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "model/pelt_eras.h"
 #include "properties/scenario_test_util.h"
@@ -164,6 +166,29 @@ TEST(SimPeltV3_10, ForkedChildStartsWithItsParentsContribution) {
   EXPECT_EQ(contrib(sim, "c"), 1023u);
   EXPECT_EQ(task_pelt(sim, "c").v3.runnable_avg_period, 0u);
   EXPECT_EQ(root_cfs_rq(sim, 0).pelt.runnable_load.avg, 2046u);
+}
+
+// v3.10's leaf list (list_add_leaf_cfs_rq): a cfs_rq goes to the head when
+// its parent group's cfs_rq is on the list, else to the tail. With r (in /)
+// spawned before x (in /a/b), the root is on the list first; /a/b finds /a
+// off it and goes to the tail, then /a finds the root on it and goes to the
+// head: update_blocked_averages walks /a before its child /a/b, so /a/b's
+// update reaches /a's blocked load one walk late. Spawned the other way
+// round, each goes to the tail: children first.
+std::vector<std::string> leaf_list(const Sim& sim) {
+  std::vector<std::string> out;
+  for (CfsRqId cq = sim.rqs()[CpuId(0)].leaf_head; cq; cq = sim.cfs_rqs()[cq].pelt.v3.leaf_next)
+    out.push_back(sim.groups()[sim.cfs_rqs()[cq].tg].path);
+  return out;
+}
+TEST(SimPeltV3_10, TheLeafListPutsAParentQueuedAfterItsChildFirst) {
+  const std::string groups = "kernel v3.10\ntopology cores=1\ngroup /a\ngroup /a/b\n";
+  Sim root_first(scenario_test::parse_ok(groups + "task r\ntask x group=/a/b\nrun 10ms\n"));
+  root_first.run();
+  EXPECT_EQ(leaf_list(root_first), (std::vector<std::string>{"/a", "/", "/a/b"}));
+  Sim child_first(scenario_test::parse_ok(groups + "task x group=/a/b\ntask r\nrun 10ms\n"));
+  child_first.run();
+  EXPECT_EQ(leaf_list(child_first), (std::vector<std::string>{"/a/b", "/a", "/"}));
 }
 
 }  // namespace
