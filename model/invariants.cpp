@@ -131,6 +131,24 @@ using namespace inv;
   }
   if (prev != r.cfs_tasks_tail) x.fail(fmt("cpu%d: cfs_tasks' tail is not its last task", r.cpu.v));
 }
+// v3.10's leaf list (model/pelt_v3.cpp) links exactly the CPU's cfs_rqs
+// marked on_list: walked from the head, every link is mutual and every
+// cfs_rq on it is the CPU's and on_list; as many as are on_list.
+[[gnu::always_inline]] inline void leaf_list_v3(Ctx& x, const Rq& r) {
+  const Sched& s = x.s;
+  if (!s.era.pelt_v3) return;
+  std::size_t n = 0;
+  CfsRqId prev;
+  for (CfsRqId q = r.leaf_head; q; prev = q, q = s.cfs[q].pelt.v3.leaf_next) {
+    const CfsRq& c = s.cfs[q];
+    if (++n > s.tg.size() || c.pelt.v3.leaf_prev != prev || c.cpu != r.cpu || !c.pelt.on_list)
+      return x.fail(fmt("cpu%d: the leaf list links %s at position %zu wrongly", r.cpu.v, x.cfs_rq(q).c_str(), n));
+  }
+  if (prev != r.leaf_tail) return x.fail(fmt("cpu%d: the leaf list's tail is not its last cfs_rq", r.cpu.v));
+  std::size_t on = 0;
+  for (const TaskGroup& g : s.tg) on += s.cfs[g.cfs_rq[r.cpu]].pelt.on_list;
+  if (on != n) x.fail(fmt("cpu%d: %zu cfs_rqs are on_list, %zu on the leaf list", r.cpu.v, on, n));
+}
 // UTIL_EST: the root cfs_rq's util_est.enqueued is the sum of its queued tasks' estimates.
 [[gnu::always_inline]] inline void util_est_sum(Ctx& x, const Rq& r) {
   uint64_t sum = 0;
@@ -216,6 +234,8 @@ constexpr Invariant kInvariants[] = {
      .cpu = cfs_tasks_list},
     {.info = {"util-est-sum", "UTIL_EST: a CPU's root util_est.enqueued is the sum of its queued tasks' estimates"},
      .cpu = util_est_sum},
+    {.info = {"leaf-list", "v3.10: a CPU's leaf_cfs_rq_list links exactly its cfs_rqs marked on_list, in both directions"},
+     .cpu = leaf_list_v3},
     {.info = {"pelt-util-avg-bound", "a task's util_avg is at most 1025 (v5.15's true bound, one above 1024; "
               "v4.4: 1047, 1024 (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
      .task = pelt_util_avg_bound},

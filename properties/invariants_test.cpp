@@ -5,6 +5,8 @@
 
 #include <functional>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "model/invariants.h"
 #include "model/sim.h"
@@ -21,8 +23,8 @@ const CpuId kCpu0(0), kCpu1(1);
 
 // At 10 ms: CPU 0 runs a or b of /g, the other waits in /g's timeline; CPU 1
 // runs c; z ran its 1 ms on CPU 1 and sleeps; /d was destroyed at 5 ms.
-Scenario two_cpus() {
-  Scenario sc = basic("v5.15", 2);
+Scenario two_cpus(std::string kernel = "v5.15") {
+  Scenario sc = basic(std::move(kernel), 2);
   sc.groups = {{"/g", 1024}, {"/d", 1024}};
   sc.ops = {{5 * kMs, op::DestroyGroup{"/d"}, {}}};  // applied by run_to, not by run_until
   sc.duration = 200 * kMs;
@@ -45,6 +47,7 @@ struct Corruption {
   std::string_view invariant;
   CpuId cpu;
   std::function<void(Sim&)> apply;
+  std::string_view kernel = "v5.15";  // the profile of two_cpus() (an era's own invariant)
 };
 
 // One per invariant, on two_cpus() (or two_cpus_with_sleepers()) at 10 ms.
@@ -86,13 +89,14 @@ std::vector<Corruption> corruptions() {
            if (sim.groups()[g].path == "/d") sim.mutable_task(sim.task_index("a")).autogroup = g;
        }},
       {"task-in-its-group", kCpu0, [=](Sim& sim) { sim.mutable_task(sim.task_index("a")).cgroup = kRootGroup; }},
+      {"leaf-list", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).pelt.on_list = false; }, "v3.10"},
   };
 }
 
 TEST(Invariants, EachOneCatchesTheStateItForbids) {
   std::set<std::string_view> covered;
   for (const Corruption& c : corruptions()) {
-    Sim sim(two_cpus());
+    Sim sim(two_cpus(std::string(c.kernel)));
     sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();
     ASSERT_EQ(sim.tasks()[sim.task_index("z")].state, TaskState::sleeping);
@@ -106,8 +110,8 @@ TEST(Invariants, EachOneCatchesTheStateItForbids) {
 
 // two_cpus() with a task on each CPU that sleeps from 10 ms to 100 ms: a
 // renice of one touches its CPU and nothing a corruption above changed.
-Scenario two_cpus_with_sleepers() {
-  Scenario sc = two_cpus();
+Scenario two_cpus_with_sleepers(std::string kernel) {
+  Scenario sc = two_cpus(std::move(kernel));
   for (const auto& [name, cpu] : {std::pair{"y", 0u}, std::pair{"x", 1u}}) {
     sc.tasks.push_back(task(name, 0, "/", RunPeriodic{kMs, Nanos{100 * kMs}}));
     sc.tasks.back().cpus = cpus({cpu});
@@ -121,7 +125,7 @@ Scenario two_cpus_with_sleepers() {
 // only the other CPU.
 TEST(Invariants, TouchedChecksCatchEachCorruptionOnItsCpu) {
   for (const Corruption& c : corruptions()) {
-    Sim sim(two_cpus_with_sleepers(), SimOptions{.check_every = 0, .full_check_every = 4});
+    Sim sim(two_cpus_with_sleepers(std::string(c.kernel)), SimOptions{.check_every = 0, .full_check_every = 4});
     sim.run_to(10 * kMs);
     ASSERT_TRUE(sim.check_now()) << sim.checker()->violations().front().to_string();  // 1: everything
     for (const char* t : {"x", "y", "z"}) ASSERT_EQ(sim.tasks()[sim.task_index(t)].state, TaskState::sleeping) << t;
