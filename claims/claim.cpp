@@ -76,7 +76,6 @@ std::string_view to_string(Shape s) {
 
 ClaimFamily family_of(ClaimKind k) { return row(k).family; }
 bool is_newidle_stop_kind(ClaimKind k) { return k == ClaimKind::sim_first_pick_sooner; }
-bool is_verdict_family(ClaimFamily f) { return f == Family::balance || f == Family::balance_v4 || f == Family::balance_v3; }
 
 std::string_view era_name(PeltEra e) {
   switch (e) {

@@ -81,7 +81,6 @@ enum class ClaimFamily {
 std::string_view to_string(ClaimKind k);
 std::string_view relation(ClaimKind k);  // "invariant holds", "equal results"
 ClaimFamily family_of(ClaimKind k);
-bool is_verdict_family(ClaimFamily f);      // balance, balance_v4, balance_v3: one find_busiest_group verdict
 bool is_newidle_stop_kind(ClaimKind k);     // the sim kind of seed 002 (claims/sim_diff.h)
 std::string_view fuzz_target(ClaimKind k);  // the libFuzzer target that checks claims of this kind
 unsigned fuzz_cost(ClaimKind k);            // a case's cost in the fuzz engine, in slice cases (1)

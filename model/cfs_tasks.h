@@ -6,37 +6,32 @@
 // intrusive doubly linked list through Task::lb_prev/lb_next, so every
 // operation is O(1).
 #pragma once
+#include "id_list.h"
 #include "sched.h"
 
 namespace cfsv {
 
+// A task's links on its rq's cfs_tasks (se.group_node).
+inline IdLinks<TaskId> cfs_tasks_links(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  return {t.lb_prev, t.lb_next};
+}
 // list_del_init(&se->group_node): off cpu's list.
 inline void cfs_tasks_del(Sched& s, CpuId cpu, TaskId task) {
-  Task& t = s.tasks[task];
   Rq& r = s.rq[cpu];
-  (t.lb_prev ? s.tasks[t.lb_prev].lb_next : r.cfs_tasks_head) = t.lb_next;
-  (t.lb_next ? s.tasks[t.lb_next].lb_prev : r.cfs_tasks_tail) = t.lb_prev;
-  t.lb_prev = t.lb_next = TaskId{};
+  id_list_del(r.cfs_tasks_head, r.cfs_tasks_tail, task, [&s](TaskId t) { return cfs_tasks_links(s, t); });
 }
 // list_add(&se->group_node, &rq->cfs_tasks): at the head.
 inline void cfs_tasks_add(Sched& s, CpuId cpu, TaskId task) {
-  Task& t = s.tasks[task];
   Rq& r = s.rq[cpu];
-  t.lb_prev = TaskId{};
-  t.lb_next = r.cfs_tasks_head;
-  (r.cfs_tasks_head ? s.tasks[r.cfs_tasks_head].lb_prev : r.cfs_tasks_tail) = task;
-  r.cfs_tasks_head = task;
+  id_list_add(r.cfs_tasks_head, r.cfs_tasks_tail, task, [&s](TaskId t) { return cfs_tasks_links(s, t); });
 }
 // list_move_tail(&se->group_node, &rq->cfs_tasks): v4.4's detach_tasks.
 inline void cfs_tasks_move_to_tail(Sched& s, CpuId cpu, TaskId task) {
-  Task& t = s.tasks[task];
   Rq& r = s.rq[cpu];
   if (r.cfs_tasks_tail == task) return;
   cfs_tasks_del(s, cpu, task);
-  t.lb_next = TaskId{};
-  t.lb_prev = r.cfs_tasks_tail;
-  (r.cfs_tasks_tail ? s.tasks[r.cfs_tasks_tail].lb_next : r.cfs_tasks_head) = task;
-  r.cfs_tasks_tail = task;
+  id_list_add_tail(r.cfs_tasks_head, r.cfs_tasks_tail, task, [&s](TaskId t) { return cfs_tasks_links(s, t); });
 }
 // list_move(&se->group_node, &rq->cfs_tasks)
 inline void cfs_tasks_move_to_head(Sched& s, CpuId cpu, TaskId task) {

@@ -6,6 +6,7 @@
 // feeds the root group's runnable_avg that no group entity reads, is left out.
 #include "arith/pelt_shares.h"
 #include "arith/pelt_v3.h"
+#include "id_list.h"
 #include "pelt.h"
 #include "pelt_eras.h"
 
@@ -157,6 +158,13 @@ void dequeue_entity_load_avg(Sched& s, CfsRqId cq, EntityId sei, bool sleep) {
   p.v3.decay_count = static_cast<int64_t>(c.v3.decay_counter);
 }
 
+namespace {
+// A cfs_rq's links on its rq's leaf list.
+auto leaf_links(Sched& s) {
+  return [&s](CfsRqId q) { return IdLinks<CfsRqId>{s.cfs[q].pelt.v3.leaf_prev, s.cfs[q].pelt.v3.leaf_next}; };
+}
+}  // namespace
+
 // list_add_leaf_cfs_rq (kernel/sched/fair.c v3.10): at the list's head when
 // the parent group's cfs_rq is on it, so that it comes first; else at the
 // tail. A child put on the list before its parent thus walks after it when
@@ -168,16 +176,8 @@ void list_add_leaf_cfs_rq(Sched& s, CfsRqId cq) {
   c.pelt.on_list = true;
   Rq& rq = s.rq[c.cpu];
   const GroupId parent = s.tg[c.tg].parent;
-  auto& link = c.pelt.v3;
-  if (parent && s.cfs[s.tg[parent].cfs_rq[c.cpu]].pelt.on_list) {
-    link.leaf_prev = {}, link.leaf_next = rq.leaf_head;
-    (rq.leaf_head ? s.cfs[rq.leaf_head].pelt.v3.leaf_prev : rq.leaf_tail) = cq;
-    rq.leaf_head = cq;
-  } else {
-    link.leaf_prev = rq.leaf_tail, link.leaf_next = {};
-    (rq.leaf_tail ? s.cfs[rq.leaf_tail].pelt.v3.leaf_next : rq.leaf_head) = cq;
-    rq.leaf_tail = cq;
-  }
+  if (parent && s.cfs[s.tg[parent].cfs_rq[c.cpu]].pelt.on_list) id_list_add(rq.leaf_head, rq.leaf_tail, cq, leaf_links(s));
+  else id_list_add_tail(rq.leaf_head, rq.leaf_tail, cq, leaf_links(s));
   update_cfs_rq_blocked_load(s, cq, false);
 }
 
@@ -187,10 +187,7 @@ void list_del_leaf_cfs_rq(Sched& s, CfsRqId cq) {
   if (!c.pelt.on_list) return;
   c.pelt.on_list = false;
   Rq& rq = s.rq[c.cpu];
-  auto& link = c.pelt.v3;
-  (link.leaf_prev ? s.cfs[link.leaf_prev].pelt.v3.leaf_next : rq.leaf_head) = link.leaf_next;
-  (link.leaf_next ? s.cfs[link.leaf_next].pelt.v3.leaf_prev : rq.leaf_tail) = link.leaf_prev;
-  link.leaf_prev = link.leaf_next = {};
+  id_list_del(rq.leaf_head, rq.leaf_tail, cq, leaf_links(s));
 }
 
 // sched_fork's copy of the parent (dup_task_struct, then __sched_fork zeroes
