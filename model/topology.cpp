@@ -8,6 +8,7 @@
 #include <climits>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace cfsv {
 
@@ -163,14 +164,16 @@ class Builder {
     st.smt_mask.resize(n_), st.node_mask.resize(n_);
     for (CpuId c : built_.ids()) st.smt_mask[c] = mask({Level::smt}, c.index()), st.node_mask[c] = mask({Level::die}, c.index());
     st.sd.resize(n_);
-    for (CpuId c : built_.ids()) {
-      st.sd[c] = attach(built_[c]);
+    for (CpuId c : built_.ids()) st.sd[c] = attach(built_[c]);
+    const auto refreshed = refreshed_overlap_groups(st);
+    for (CpuId c : built_.ids())
       for (SchedDomain& sd : st.sd[c])
         for (SchedGroup& g : sd.groups) {
           set_group_capacity(g, st.cpu_capacity);
+          if (e_ != TopologyEra::v5_15 && sd.flags.has(F::OVERLAP) && !refreshed.contains({sd.level, g.id.index()}))
+            g.capacity = kCapacityScale * weight(g.span);
           if (sd.flags.has(F::ASYM_PACKING)) g.asym_prefer_cpu = asym_prefer_cpu(st, g.span);
         }
-    }
     for (CpuId c : built_.ids()) {
       for (const SchedDomain& sd : built_[c]) st.asym_cpucap_active |= sd.flags.has(F::ASYM_CPUCAPACITY);
       if (map_[c.index()]) st.max_cpu_capacity = std::max(st.max_cpu_capacity, st.cpu_capacity[c]);
@@ -210,6 +213,28 @@ class Builder {
       st.llc_id[c] = level < 0 ? c : CpuId(first_cpu(st.sd[c][level].span));
       st.smt_active |= st.smt_mask[c].count() > 1;
     }
+  }
+
+  // v3.10, v4.4: the overlapping groups (by level and sched_group_power /
+  // sched_group_capacity, keyed by the CPU they were built from) that
+  // update_group_power refreshes: a CPU's first group (sd->groups) at init
+  // when the CPU is its group_balance_cpu (init_sched_groups_power), and at
+  // every balance of an attached domain. The others keep the
+  // SCHED_POWER_SCALE x weight build_overlap_sched_groups gave them. v5.15
+  // needs no such set: a group's sgc is that of the first CPU of its balance
+  // mask at the level it was built from (find_descended_sibling's), where
+  // that CPU has it first.
+  std::set<std::pair<unsigned, std::size_t>> refreshed_overlap_groups(const SchedTopology& st) const {
+    std::set<std::pair<unsigned, std::size_t>> out;
+    for (CpuId c : built_.ids())
+      for (const SchedDomain& sd : built_[c]) {
+        if (!sd.flags.has(F::OVERLAP) || sd.groups.empty()) continue;
+        const SchedGroup& first = sd.groups.front();
+        const bool attached = std::any_of(st.sd[c].begin(), st.sd[c].end(),
+                                          [&](const SchedDomain& a) { return a.level == sd.level; });
+        if (attached || first_cpu(first.span & first.balance_mask) == c.index()) out.insert({sd.level, first.id.index()});
+      }
+    return out;
   }
 
   // What update_group_capacity (v5.15) settles to: the sum of the group's
