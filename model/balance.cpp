@@ -512,8 +512,9 @@ void update_misfit_status(Sched& s, TaskId p, CpuId cpu) {
 }
 
 void trigger_load_balance(Sched& s, CpuId cpu) {
+  // v4.4's scheduler_tick: rq->cpu_load[], which era 1's balancing and placement read
+  if (s.era.balance_v4 || s.era.placement_v4) update_cpu_load_active(s, cpu);
   if (!s.features[Feature::load_balance]) return;
-  if (s.era.balance_v4) update_cpu_load_active(s, cpu);  // v4.4's scheduler_tick
   if (s.topo.sd[cpu].empty()) return;
   const bool due = time_after_eq(jiffies(s), s.rq[cpu].next_balance);  // raise_softirq(SCHED_SOFTIRQ)
   const NohzKick kick = nohz_balancer_kick(s, cpu);                    // in the tick, before the softirqs

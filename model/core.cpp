@@ -42,6 +42,8 @@ ModelEra ModelEra::from(const FeatureSet& f) {
   e.pelt_shares = e.tracks_pelt && !f[Feature::instant_shares];
   e.balance_v4 = f[Feature::balance_v4_4];
   e.balance_v3 = e.balance_v4 && f[Feature::balance_v3_10];
+  e.placement_v4 = f[Feature::kernel_placement] && f[Feature::placement_v4_4];
+  e.placement_v3 = e.placement_v4 && f[Feature::placement_v3_10];
   return e;
 }
 

@@ -61,6 +61,8 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::balance_v3_10, "balance_v3_10", "with load_balance and balance_v4_4: era-1 balancing as kernel/sched/fair.c v3.10 has it (before v3.13's sgp->imbalance and v4.1's utilisation capacity): a group's capacity is its cpu_power in whole CPUs and only a group running more tasks than that (or with group_imb, computed from its own CPUs' loads) can be the busiest; calculate_imbalance keeps the tasks above capacity; no rd->overload; idle_balance walks every domain with no cost limit; rebalance_domains balances its own CPU before the nohz idle ones; the nohz kick looks for a busy SMT core; move_tasks moves each task to dst as it takes it, and task_hot's buddy test reads the balancing CPU's queue; on in v3.10", kKeep},
     {F::exit_moves_to_root, "exit_moves_to_root", "do_exit's cgroup_exit puts the exiting task in the root cgroup and the cpu controller's exit callback (cpu_cgroup_exit, v3.10; gone by v4.4) moves it there with sched_move_task while it still runs: its group's cfs_rq loses it then, and its last dequeue (and v3.10's blocked load) is the root's; on in v3.10", kKeep},
     {F::newidle_pulls_one, "newidle_pulls_one", "the kernel is built with CONFIG_PREEMPT (v3.10, v4.4) or CONFIG_PREEMPTION (v5.15, v6.4; PREEMPT_DYNAMIC selects it): detach_tasks (v3.10: move_tasks) stops after the first task a newidle balance takes, to keep the critical section short; off: a kernel built with PREEMPT_VOLUNTARY or PREEMPT_NONE, whose newidle balance takes tasks until the imbalance is met, like a periodic one; on in every profile", kKeep},
+    {F::placement_v4_4, "placement_v4_4", "with kernel_placement: era-1 placement of kernel/sched/fair.c v4.4: select_task_rq_fair with the old select_idle_sibling (an LLC group whose CPUs are all idle, from the LLC domain down; no idle-core or SIS_PROP scan, no recent_used_cpu) and, for forks, find_idlest_group over the cpu_load[] indexes (forkexec_idx; wake_idx for wakeups) with half the imbalance_pct as margin, then find_idlest_cpu (the most recently idled CPU, else the least weighted_cpuload); wake_affine by the load indexes and effective_load; off: v5.15's; on in v4.4 and v3.10", kKeep},
+    {F::placement_v3_10, "placement_v3_10", "with placement_v4_4: select_task_rq_fair as kernel/sched/fair.c v3.10 has it: a fork with no SD_BALANCE_FORK domain stays on the forking CPU, the domain search does not stop at the first domain without the flag, a wakeup with no SD_WAKE_AFFINE domain holding prev_cpu stays on prev_cpu (no select_idle_sibling), find_idlest_cpu takes the least weighted_cpuload (no idle-state or idle-stamp test), and wake_affine also passes a CPU whose load and prev_cpu's fit in one average task; on in v3.10", kKeep},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -76,13 +78,13 @@ const auto kProfiles = std::to_array<Profile>({
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::calc_delta_mine, F::simple_pick, F::shares_on_cfs_rq, F::sysctl_nr_latency, F::pelt_v3_10,
                 F::balance_v4_4, F::lb_bias, F::affinity_move_by_stopper, F::balance_v3_10,
-                F::exit_moves_to_root, F::newidle_pulls_one},
+                F::exit_moves_to_root, F::newidle_pulls_one, F::placement_v4_4, F::placement_v3_10},
      Tunables{}},
     {"v4.4", "CFS of Linux 4.4",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,
                 F::shares_on_cfs_rq, F::sysctl_nr_latency, F::affinity_change_pattern, F::pelt_v4_4,
                 F::newidle_stop_on_runnable, F::balance_v4_4, F::lb_bias, F::online_drops_numa_levels,
-                F::migrate_clears_exec_start, F::move_places_sleeper, F::newidle_pulls_one},
+                F::migrate_clears_exec_start, F::move_places_sleeper, F::newidle_pulls_one, F::placement_v4_4},
      Tunables{}},
     {"v5.15", "CFS of Linux 5.13..6.5 (as a distribution's 6.1 kernel)",
      FeatureSet{F::gentle_fair_sleepers, F::start_debit, F::last_buddy, F::cache_hot_buddy, F::wakeup_preemption,

@@ -67,6 +67,8 @@ enum class Feature : unsigned {
   balance_v3_10,              // with balance_v4_4: v3.10's era-1 balancing (capacity in CPUs, group_imb, no cost limits)
   exit_moves_to_root,         // v3.10: cpu_cgroup_exit moves an exiting task to the root group before its last dequeue
   newidle_pulls_one,          // CONFIG_PREEMPT(ION)=y: a newidle balance moves one task (every profile; off: PREEMPT_VOLUNTARY)
+  placement_v4_4,             // with kernel_placement: era-1 select_task_rq_fair of v4.4 (profiles v4.4, v3.10)
+  placement_v3_10,            // with placement_v4_4: v3.10's differences (profile v3.10)
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

@@ -83,6 +83,10 @@ struct ModelEra {
   // capacity counted in CPUs, group_imb from the group's own loads, no
   // rd->overload, newidle without cost limits (model/balance_v3.cpp).
   bool balance_v3 = false;
+  // Era-1 placement (model/select_rq_v4.cpp: feature placement_v4_4, with
+  // kernel_placement), and v3.10's within it (placement_v3_10).
+  bool placement_v4 = false;
+  bool placement_v3 = false;
   bool pelt_shares = false;
 
   static ModelEra from(const FeatureSet& f);

@@ -30,14 +30,6 @@ bool task_has_avg(const Sched& s, TaskId t) { return s.se[s.tasks[t].se].pelt.av
 
 uint64_t lsub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
-// The idle timestamp find_idlest_group_cpu compares: rq->idle_stamp when
-// newidle balance left one, else when the CPU went idle (rq clock + 1: the
-// kernel's clock is never 0 once booted, so boot-idle CPUs count as idled).
-Nanos idle_stamp_of(const Sched& s, CpuId cpu) {
-  const Rq& r = s.rq[cpu];
-  return r.idle_stamp ? r.idle_stamp : r.since + 1;
-}
-
 bool sched_smt_active(const Sched& s) { return s.topo.smt_active; }
 
 CpuId first_allowed(const Sched& s, const Task& t) {
@@ -129,7 +121,6 @@ bool update_pick_idlest(const WakeupStats& idlest, const WakeupStats& sgs) {
   return idlest.v.avg_load > sgs.v.avg_load;  // overloaded, fully busy: the lowest avg_load
 }
 
-bool intersects_allowed(const Task& t, const CpuMask& span) { return t.allowed.none() ? span.any() : (span & t.allowed).any(); }
 
 // find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL).
 CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId this_cpu) {
@@ -299,6 +290,15 @@ CpuId wakeup_longest_idle(const Sched& s, const Task& t, CpuId prev_cpu) {
 
 }  // namespace
 
+// rq->idle_stamp when newidle balance left one, else when the CPU went idle
+// (rq clock + 1: the kernel's clock is never 0 once booted).
+Nanos idle_stamp_of(const Sched& s, CpuId cpu) {
+  const Rq& r = s.rq[cpu];
+  return r.idle_stamp ? r.idle_stamp : r.since + 1;
+}
+
+bool intersects_allowed(const Task& t, const CpuMask& span) { return t.allowed.none() ? span.any() : (span & t.allowed).any(); }
+
 const SchedDomain* sd_llc(const Sched& s, CpuId cpu) {
   const int level = s.topo.llc_level[cpu];
   return level < 0 ? nullptr : &s.topo.sd[cpu][static_cast<std::size_t>(level)];
@@ -428,6 +428,7 @@ CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu,
   const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
   if (kind == WakeKind::ttwu && s.features[Feature::wasted_cores_wakeup_idle])
     if (const CpuId idle = wakeup_longest_idle(s, s.tasks[task], prev_cpu)) return idle;
+  if (s.era.placement_v4) return select_task_rq_fair_v4(s, task, prev_cpu, this_cpu, kind);
   std::ptrdiff_t sd = -1;
   const auto& doms = s.topo.sd[this_cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {

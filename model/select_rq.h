@@ -42,6 +42,17 @@ void update_idle_core(Sched& s, CpuId cpu);
 const SchedDomain* sd_llc(const Sched& s, CpuId cpu);
 // cpus_share_cache (kernel/sched/core.c v5.15): the same sd_llc_id.
 bool cpus_share_cache(const Sched& s, CpuId a, CpuId b);
+// Era 1 (model/select_rq_v4.cpp, feature placement_v4_4; placement_v3_10):
+// select_task_rq_fair of kernel/sched/fair.c v4.4 (v3.10), WF_SYNC never set;
+// wake_affine (v4.4, v3.10): whether this_cpu takes the wakee (sd is this_cpu's domain).
+CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind);
+bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu);
+// rq->idle_stamp as find_idlest_cpu reads it: when the CPU last went idle
+// (its newidle balance's start); boot-idle CPUs count as idled at time 0.
+Nanos idle_stamp_of(const Sched& s, CpuId cpu);
+// Whether the task may run on some CPU of span.
+bool intersects_allowed(const Task& t, const CpuMask& span);
+
 // task_h_load (kernel/sched/fair.c v4.4, v5.15): the task's load_avg times its
 // cfs_rq's h_load (cached for the jiffy) over the cfs_rq's load_avg + 1.
 uint64_t task_h_load(const Sched& s, TaskId task);

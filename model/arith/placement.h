@@ -1,10 +1,11 @@
 // Pure arithmetic of task placement (kernel/sched/fair.c v5.15): wake_affine's
 // weight comparison, find_idlest_group's group classification and its
-// idlest-vs-local tests, SIS_PROP's scan depth. Templates over the value type
+// idlest-vs-local tests, SIS_PROP's scan depth; era 1's effective_load step. Templates over the value type
 // V (uint64_t in the simulator), written without branching on values.
 #pragma once
 #include <cstdint>
 
+#include "fair_math.h"
 #include "fixed_point.h"
 
 namespace cfsv {
@@ -66,6 +67,21 @@ template <class V> V sis_prop_nr(V span_weight, V avg_idle, V avg_scan_cost) {
   const V avg_cost = avg_scan_cost + V(1);
   const V span_avg = span_weight * avg_idle;
   return select(span_avg > V(4) * avg_cost, span_avg / avg_cost, V(4));
+}
+
+// One level of effective_load (kernel/sched/fair.c v4.4; v3.10 passes
+// load.weight where v4.4 reads load_avg): the group entity's new weight
+// tg->shares * w / W when wl joins this cfs_rq (its load `now`, counted as
+// `contrib` in the group's total tg_load_avg) and wg the group's total (all
+// of the shares once w >= W), at least MIN_SHARES, less its weight now
+// (`se_weight`): the change it passes up. s64, as the kernel's longs; not a
+// template: nothing proves it, and its signs are the point.
+inline int64_t effective_load_level(int64_t wl, int64_t wg, int64_t now, int64_t tg_load_avg, int64_t contrib,
+                                    int64_t shares, int64_t se_weight) {
+  const int64_t W = wg + tg_load_avg - contrib + now;
+  const int64_t w = now + wl;
+  const int64_t weight = W > 0 && w < W ? w * shares / W : shares;
+  return (weight < int64_t(kFairMinShares) ? int64_t(kFairMinShares) : weight) - se_weight;
 }
 
 // update_avg (kernel/sched/sched.h v5.15): avg += (sample - avg) / 8, in s64.
