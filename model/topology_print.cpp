@@ -50,6 +50,23 @@ std::string debug_one_515(const SchedDomain& sd, std::size_t level) {
   return s + "\n";
 }
 
+// The ERROR lines sched_domain_debug_one (every era) prints after a
+// domain's groups when their CPUs are not its span (v3.10 and v4.4's
+// overlapping groups at NUMA diameter 3 and more reach past it) or reach
+// past its parent's. Its other checks (the CPU in its span and first group,
+// no repeated CPUs outside SD_OVERLAP, v5.15's first group against the child
+// and the flags it shares with child or parent) hold in every domain the
+// model builds; v3.10's "domain->cpu_power not set" is about the state at
+// boot, before the groups' power is settled, which the model does not keep.
+std::string span_errors(const SchedDomain& sd, const SchedDomain* parent) {
+  CpuMask groupmask;
+  for (const SchedGroup& g : sd.groups) groupmask |= g.span;
+  std::string s;
+  if (groupmask != sd.span) s += "ERROR: groups don't span domain->span\n";
+  if (parent && (groupmask & ~parent->span).any()) s += "ERROR: parent span is not a superset of domain->span\n";
+  return s;
+}
+
 struct File {
   std::string_view name;
   std::string (*value)(TopologyEra, const SchedDomain&);
@@ -99,7 +116,10 @@ std::string sched_domain_debug(const SchedTopology& st) {
       continue;
     }
     s += cpu + (v515 ? " attaching sched-domain(s):\n" : " attaching sched-domain:\n");
-    for (std::size_t l = 0; l < sds.size(); ++l) s += v515 ? debug_one_515(sds[l], l) : debug_one_old(st.era, sds[l], l);
+    for (std::size_t l = 0; l < sds.size(); ++l) {
+      s += v515 ? debug_one_515(sds[l], l) : debug_one_old(st.era, sds[l], l);
+      s += span_errors(sds[l], l + 1 < sds.size() ? &sds[l + 1] : nullptr);
+    }
   }
   if (v515 && !st.cpu_capacity.empty())  // rd->span: the CPUs built over
     s += "root domain span: " + format_cpu_list(st.cpu_map) + " (max cpu_capacity = " +
