@@ -115,15 +115,19 @@ int cmd_topology(int argc, char** argv) {
   if ((offline & ~machine).any())
     return p.error("--offline: CPU " + std::to_string(cpumask_first(offline & ~machine).v) + " is not in the topology");
   if ((machine & ~offline).none()) return p.error("--offline: every CPU; at least one stays online");
-  const SchedTopology st = build_sched_topology(t, topology_era(profile), fs[Feature::wasted_cores_group_construction],
-                                                machine & ~offline,
-                                                !(replugged && fs[Feature::online_drops_numa_levels]));
+  // The log layout is a sched_debug boot's, whose v3.10/v4.4 NUMA levels can
+  // differ (sched_numa_warning); the files and JSON are the simulator's.
+  const bool log = !json && !files;
+  const TopologyEra era = topology_era(profile);
+  const SchedTopology st =
+      build_sched_topology(t, era, fs[Feature::wasted_cores_group_construction], machine & ~offline,
+                           !(replugged && fs[Feature::online_drops_numa_levels]), {}, log);
   if (json) {
     JsonWriter j(std::cout);
     write_json(j, t, st);
     std::cout << '\n';
   } else {
-    std::cout << (files ? sched_domain_files(st) : sched_domain_debug(st));
+    std::cout << (files ? sched_domain_files(st) : sched_numa_warning(t, era) + sched_domain_debug(st));
   }
   return 0;
 }

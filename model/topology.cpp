@@ -140,9 +140,10 @@ struct Tl {
 class Builder {
  public:
   Builder(const Topology& t, TopologyEra e, bool own_first, const CpuMask& cpu_map, bool numa_levels,
-          const CpuMask& dying)
+          const CpuMask& dying, bool sched_debug)
       : t_(t), e_(e), own_first_(own_first), era_(era_of(e)), n_(t.nr_cpus()),
-        map_(cpu_map.any() ? cpu_map : first_cpus(n_)), numa_levels_(numa_levels), weighed_(map_ | dying) {}
+        map_(cpu_map.any() ? cpu_map : first_cpus(n_)), numa_levels_(numa_levels), weighed_(map_ | dying),
+        sched_debug_(sched_debug) {}
 
   SchedTopology build() {
     SchedTopology st;
@@ -263,6 +264,17 @@ class Builder {
           numa_distances_.push_back(d);
       }
     std::sort(numa_distances_.begin(), numa_distances_.end());
+    // v3.10, v4.4 under sched_debug: the selection sort goes on through the
+    // other rows, each adding the distances above the largest found so far.
+    for (unsigned a = 1; !era_.node_level && sched_debug_ && a < nodes; ++a) {
+      const unsigned above = numa_distances_.empty() ? t_.node_distance(0, 0) : numa_distances_.back();
+      const std::size_t from = numa_distances_.size();
+      for (unsigned b = 0; b < nodes; ++b)
+        if (const unsigned d = t_.node_distance(a, b);
+            d > above && std::find(numa_distances_.begin() + from, numa_distances_.end(), d) == numa_distances_.end())
+          numa_distances_.push_back(d);
+      std::sort(numa_distances_.begin() + from, numa_distances_.end());
+    }
     // x86's set_sched_topology: x86_numa_in_package_topology (numa_inside_package_topology in v4.4).
     const bool in_package = era_.numa_in_package && t_.numa_in_package();
     tl_ = {{Level::smt}, {Level::mc}};
@@ -507,6 +519,7 @@ class Builder {
   CpuMask map_;  // the CPUs built over (build_sched_domains' cpu_map: the active ones)
   bool numa_levels_;  // false: v4.4's x86 table set again after boot (no NUMA level on a numa-in-package machine)
   CpuMask weighed_;   // the CPUs sd_init's weights count: map_ and a dying CPU (v3.10, v4.4)
+  bool sched_debug_;  // booted with sched_debug: v3.10/v4.4's sched_init_numa reads every row
   std::vector<unsigned> numa_distances_;
   std::vector<Tl> tl_;
   IdVec<CpuId, std::vector<SchedDomain>> built_;
@@ -514,6 +527,34 @@ class Builder {
 };
 
 }  // namespace
+
+std::string sched_numa_warning(const Topology& t, TopologyEra e) {
+  if (e == TopologyEra::v5_15) return "";
+  const unsigned nodes = t.nr_nodes(), local = t.node_distance(0, 0);
+  std::vector<unsigned> found;  // the levels found before each row (row 0's, then each row's above them)
+  bool representative = true;
+  for (unsigned a = 0; a < nodes; ++a) {
+    const unsigned above = found.empty() ? local : *std::max_element(found.begin(), found.end());
+    std::vector<unsigned> row;
+    for (unsigned b = 0; b < nodes; ++b) {
+      const unsigned d = t.node_distance(a, b);
+      if (a && d != local && std::find(found.begin(), found.end(), d) == found.end()) representative = false;
+      if (d > above) row.push_back(d);
+    }
+    found.insert(found.end(), row.begin(), row.end());
+  }
+  if (representative) return "";
+  std::string s = "ERROR: Node-0 not representative\n\n";
+  for (unsigned a = 0; a < nodes; ++a) {
+    s += "  ";
+    for (unsigned b = 0; b < nodes; ++b) {
+      const unsigned d = t.node_distance(a, b);
+      s += (d < 10 ? "0" : "") + std::to_string(d) + " ";
+    }
+    s += "\n";
+  }
+  return s + "\n";
+}
 
 std::string_view to_string(TopologyEra e) {
   constexpr std::array<std::string_view, 3> names = {"v3.10", "v4.4", "v5.15"};
@@ -536,8 +577,8 @@ unsigned sd_flags_value(TopologyEra e, const SdFlags& s) {
 }
 
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first, const CpuMask& cpu_map,
-                                   bool numa_levels, const CpuMask& dying) {
-  SchedTopology st = Builder(t, era, own_group_first, cpu_map, numa_levels, dying).build();
+                                   bool numa_levels, const CpuMask& dying, bool sched_debug) {
+  SchedTopology st = Builder(t, era, own_group_first, cpu_map, numa_levels, dying, sched_debug).build();
   st.numa_levels = numa_levels;
   st.dying = dying;
   st.own_group_first = own_group_first;

@@ -133,9 +133,16 @@ inline bool sched_asym_prefer(const SchedTopology& st, CpuId a, CpuId b) {
 // from CPU 0 (the feature wasted_cores_group_construction); v5.15 builds it
 // first anyway. dying: CPUs outside cpu_map that sd_init's weight (of
 // tl->mask, the topology's sibling masks) still counts, as v3.10 and v4.4
-// rebuild at CPU_DOWN_PREPARE: the intervals that weight sets.
+// rebuild at CPU_DOWN_PREPARE: the intervals that weight sets. sched_debug:
+// the kernel was booted with it, under which v3.10/v4.4's sched_init_numa
+// reads every row of the distance table, not node 0's alone (as printed).
 SchedTopology build_sched_topology(const Topology& t, TopologyEra era, bool own_group_first = false,
-                                   const CpuMask& cpu_map = {}, bool numa_levels = true, const CpuMask& dying = {});
+                                   const CpuMask& cpu_map = {}, bool numa_levels = true, const CpuMask& dying = {},
+                                   bool sched_debug = false);
+// sched_numa_warn (kernel/sched/core.c v3.10, v4.4) as a sched_debug boot
+// logs it: "ERROR: Node-0 not representative" and the distance table, when a
+// row holds a distance node 0's does not; empty otherwise and in v5.15.
+std::string sched_numa_warning(const Topology& t, TopologyEra e);
 
 // The era's names of the flags in s, in bit order.
 std::vector<std::string_view> sd_flag_names(TopologyEra e, const SdFlags& s);

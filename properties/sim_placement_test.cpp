@@ -302,7 +302,7 @@ struct AffinityWatch : SchedSink {
   }
 };
 
-// Random scenarios (any profile: v5.15's placement runs in all), on their
+// Random scenarios (any profile, each with its era's placement), on their
 // own topology or on 2 sockets with SMT, with kernel_placement on (and the
 // Wasted Cores wakeup fix on or off): every invariant holds after every step
 // and no task is placed outside its affinity.

@@ -189,6 +189,31 @@ TEST(TopologyGolden, NumaDiameterThree) {
             "    groups: 0-2 (cpu_capacity = 3072) 1-3 (cpu_capacity = 3072)\n");
 }
 
+// v3.10 and v4.4 read node 0's row for the NUMA levels; booted with
+// sched_debug, sched_init_numa goes on through the other rows, adding the
+// distances above the largest found, and warns. Node 1's 30 to node 2 is in
+// no row of node 0: without sched_debug CPU 1's only NUMA domain (20) leaves
+// CPU 2 out; with it a level of 30 spans the machine.
+TEST(TopologyGolden, Era1SchedDebugReadsEveryRowOfTheDistanceTable) {
+  const Topology t = spec("sockets=4 nodes=4 distance=10,20,20,20;20,10,30,20;20,30,10,20;20,20,20,10");
+  for (TopologyEra e : {TopologyEra::v3_10, TopologyEra::v4_4}) {
+    const SchedTopology plain = build_sched_topology(t, e);
+    const SchedTopology debug = build_sched_topology(t, e, false, {}, true, {}, true);
+    EXPECT_EQ(plain.numa_distances, (std::vector<unsigned>{20}));
+    EXPECT_EQ(debug.numa_distances, (std::vector<unsigned>{20, 30}));
+    EXPECT_EQ(format_cpu_list(plain.sd[CpuId(1)].back().span), "0-1,3");
+    EXPECT_EQ(format_cpu_list(debug.sd[CpuId(1)].back().span), "0-3");
+    EXPECT_EQ(sched_numa_warning(t, e), "ERROR: Node-0 not representative\n\n  10 20 20 20 \n  20 10 30 20 \n"
+                                        "  20 30 10 20 \n  20 20 20 10 \n\n");
+  }
+  EXPECT_EQ(sched_numa_warning(t, TopologyEra::v5_15), "");
+  // Node 0's row holds every distance: nothing to add, nothing to warn of.
+  const Topology line = spec("sockets=4 nodes=4 distance=10,20,30,40;20,10,20,30;30,20,10,20;40,30,20,10");
+  EXPECT_EQ(sched_numa_warning(line, TopologyEra::v4_4), "");
+  EXPECT_EQ(build_sched_topology(line, TopologyEra::v4_4, false, {}, true, {}, true).numa_distances,
+            build_sched_topology(line, TopologyEra::v4_4).numa_distances);
+}
+
 // The same line of nodes with two SMT threads a node (589 each): before
 // v5.15, an overlapping group keeps build_overlap_sched_groups'
 // SCHED_CAPACITY_SCALE x weight unless update_group_capacity refreshes it,
