@@ -390,35 +390,10 @@ const SchedGroup* find_idlest_group(const Sched& s, const SchedDomain& sd, TaskI
 CpuId find_idlest_cpu(const Sched& s, std::size_t level, TaskId task, CpuId cpu, CpuId prev_cpu, SdFlag sd_flag) {
   const Task& t = task_of(s, task);
   if (!intersects_allowed(t, s.topo.sd[cpu][level].span)) return prev_cpu;
-  CpuId new_cpu = cpu;
-  // sd is s.topo.sd[cpu][level] while level >= 0; sd->child is level - 1.
-  auto sd_level = static_cast<std::ptrdiff_t>(level);
-  while (sd_level >= 0) {
-    const SchedDomain& sd = s.topo.sd[cpu][static_cast<std::size_t>(sd_level)];
-    if (!sd.flags.has(sd_flag)) {
-      --sd_level;
-      continue;
-    }
-    const SchedGroup* group = find_idlest_group(s, sd, task, cpu);
-    if (!group) {
-      --sd_level;
-      continue;
-    }
-    new_cpu = find_idlest_group_cpu(s, *group, task, cpu);
-    if (new_cpu == cpu) {
-      --sd_level;
-      continue;
-    }
-    cpu = new_cpu;
-    const unsigned weight = sd.span_weight;
-    sd_level = -1;
-    const auto& doms = s.topo.sd[cpu];
-    for (std::size_t l = 0; l < doms.size(); ++l) {
-      if (weight <= doms[l].span_weight) break;
-      if (doms[l].flags.has(sd_flag)) sd_level = static_cast<std::ptrdiff_t>(l);
-    }
-  }
-  return new_cpu;
+  return walk_idlest(
+      s, cpu, static_cast<std::ptrdiff_t>(level), sd_flag, cpu,
+      [&](const SchedDomain& sd, CpuId c) { return find_idlest_group(s, sd, task, c); },
+      [&](const SchedGroup& g, CpuId c) { return find_idlest_group_cpu(s, g, task, c); });
 }
 
 CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind) {

@@ -53,6 +53,32 @@ Nanos idle_stamp_of(const Sched& s, CpuId cpu);
 // Whether the task may run on some CPU of span.
 bool intersects_allowed(const Task& t, const CpuMask& span);
 
+// The slow path's walk (v5.15 find_idlest_cpu; v3.10 and v4.4 the loop of
+// select_task_rq_fair): from cpu's domain at `level` down, each domain with
+// sd_flag names a group (find_group(sd, cpu), nullptr: none) and a CPU in it
+// (find_cpu(group, cpu), none: keep new_cpu); a CPU other than cpu goes on
+// from its own highest domain with the flag narrower than this one.
+template <class FindGroup, class FindCpu>
+CpuId walk_idlest(const Sched& s, CpuId cpu, std::ptrdiff_t level, SdFlag sd_flag, CpuId new_cpu, FindGroup find_group,
+                  FindCpu find_cpu) {
+  while (level >= 0) {  // s.topo.sd[cpu][level]; sd->child is level - 1
+    const SchedDomain& sd = s.topo.sd[cpu][static_cast<std::size_t>(level)];
+    const SchedGroup* group = sd.flags.has(sd_flag) ? find_group(sd, cpu) : nullptr;
+    const CpuId idlest = group ? find_cpu(*group, cpu) : CpuId{};
+    if (idlest) new_cpu = idlest;
+    if (!idlest || idlest == cpu) {
+      --level;
+      continue;
+    }
+    cpu = idlest;
+    level = -1;
+    const auto& doms = s.topo.sd[cpu];
+    for (std::size_t l = 0; l < doms.size() && doms[l].span_weight < sd.span_weight; ++l)
+      if (doms[l].flags.has(sd_flag)) level = static_cast<std::ptrdiff_t>(l);
+  }
+  return new_cpu;
+}
+
 // task_h_load (kernel/sched/fair.c v4.4, v5.15): the task's load_avg times its
 // cfs_rq's h_load (cached for the jiffy) over the cfs_rq's load_avg + 1.
 uint64_t task_h_load(const Sched& s, TaskId task);

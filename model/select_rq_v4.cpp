@@ -140,33 +140,10 @@ CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_c
     sd = -1;  // prefer wake_affine over the balance flags
   }
   if (sd < 0) return wake && !v3 ? select_idle_sibling_v4(s, t, t.cpu, new_cpu) : new_cpu;
-  while (sd >= 0) {
-    const SchedDomain& d = s.topo.sd[cpu][static_cast<std::size_t>(sd)];
-    if (!d.flags.has(sd_flag)) {
-      --sd;  // sd->child
-      continue;
-    }
-    const SchedGroup* group = find_idlest_group_v4(s, d, t, cpu, wake ? d.wake_idx : d.forkexec_idx);
-    if (!group) {
-      --sd;
-      continue;
-    }
-    const CpuId idlest = find_idlest_cpu_v4(s, *group, t, cpu, v3);
-    if (idlest) new_cpu = idlest;  // v3.10's -1 leaves new_cpu
-    if (!idlest || idlest == cpu) {
-      --sd;
-      continue;
-    }
-    // Now balance at a lower level of new_cpu: its highest domain with the
-    // flag below the weight of this one.
-    cpu = idlest;
-    const unsigned weight = d.span_weight;
-    sd = -1;
-    const auto& below = s.topo.sd[cpu];
-    for (std::size_t l = 0; l < below.size() && below[l].span_weight < weight; ++l)
-      if (below[l].flags.has(sd_flag)) sd = static_cast<std::ptrdiff_t>(l);
-  }
-  return new_cpu;
+  return walk_idlest(
+      s, cpu, sd, sd_flag, new_cpu,
+      [&](const SchedDomain& d, CpuId c) { return find_idlest_group_v4(s, d, t, c, wake ? d.wake_idx : d.forkexec_idx); },
+      [&](const SchedGroup& g, CpuId c) { return find_idlest_cpu_v4(s, g, t, c, v3); });
 }
 
 }  // namespace cfsv
