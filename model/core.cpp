@@ -425,18 +425,19 @@ void update_avg_idle(Sched& s, CpuId cpu) {
   rq.idle_stamp = 0;
 }
 
-// try_to_wake_up (kernel/sched/core.c): with kernel_placement, v5.15's
-// select_task_rq on the CPU the task slept on; without it, on the task's CPU
+// try_to_wake_up (kernel/sched/core.c): with kernel_placement, the era's
+// select_task_rq on the waker's CPU (by default the one the task slept on,
+// where its timer fires); without it, on the task's CPU
 // unless its affinity no longer allows it (then the model's placement). A move
 // goes through task_waking_fair / migrate_task_rq_fair (vruntime normalised
 // against the old cfs_rq); then enqueue, check preemption.
-void wake_up_task(Sched& s, TaskId task) {
+void wake_up_task(Sched& s, TaskId task, CpuId waker) {
   Task& t = s.tasks[task];
   s.counters.wakeups++;
   t.gen++;
   unsigned flags = kEnqueueWakeup;
   CpuId dest = t.cpu;
-  if (s.features[Feature::kernel_placement]) dest = select_task_rq(s, task, t.cpu, WakeKind::ttwu);
+  if (s.features[Feature::kernel_placement]) dest = select_task_rq(s, task, waker ? waker : t.cpu, WakeKind::ttwu);
   else if (!cpu_usable(s, t, t.cpu) && !(dest = select_cpu(s, t))) dest = select_fallback_rq(s, t.cpu, task);
   if (dest != t.cpu) {
     SchedEntity& e = s.se[t.se];

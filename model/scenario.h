@@ -136,11 +136,17 @@ struct AutogroupNice { std::string task; int nice = 0; bool operator==(const Aut
 struct SetCpuOnline { unsigned cpu = 0; bool online = true; bool operator==(const SetCpuOnline&) const = default; };
 // `yield TASK`: the task calls sched_yield(2) (do_sched_yield).
 struct Yield { std::string task; bool operator==(const Yield&) const = default; };
+// try_to_wake_up(task) run on CPU cpu (an interrupt or a task there wakes it), not on its own.
+struct Ttwu {
+  std::string task;
+  unsigned cpu = 0;
+  bool operator==(const Ttwu&) const = default;
+};
 }  // namespace op
 // New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
                         op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline,
-                        op::Yield>;
+                        op::Yield, op::Ttwu>;
 
 struct TimedOp {
   Nanos at = 0;

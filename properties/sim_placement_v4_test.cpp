@@ -1,16 +1,20 @@
 // Era-1 placement (features placement_v4_4, placement_v3_10 with
 // kernel_placement; model/select_rq_v4.cpp): fork placement walked by hand
 // through find_idlest_group / find_idlest_cpu of v4.4 and v3.10, the old
-// select_idle_sibling, wake_affine on state set by a run (the simulator's
-// wakers run on the wakee's prev_cpu, so it never asks), and effective_load
-// on the worked example of its comment in kernel/sched/fair.c.
+// select_idle_sibling, wake_affine on state set by a run and through `ttwu`
+// (a wakeup from another CPU; a timer's runs on prev_cpu and never asks it),
+// and effective_load on the worked example of its comment in kernel/sched/fair.c.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
 
 #include "model/arith/placement.h"
 #include "model/balance_lb.h"
 #include "model/select_rq.h"
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
+#include "properties/sim_gen.h"
 
 namespace cfsv {
 namespace {
@@ -100,6 +104,64 @@ TEST(PlacementEra1, WakeAffineWeighsTheLoadsByTheWakeIndex) {
     // An idle CPU asking (v4.4: this_load 0 leaves 100 x 1024 <= 108 x 1024; v3.10: balanced).
     EXPECT_TRUE(wake_affine_v4(s, mc, p, CpuId(1), CpuId(2))) << kernel;
   }
+}
+
+// `ttwu p N`: a wakeup run on CPU N, so wake_affine is asked (this_cpu N,
+// prev_cpu 2; 4 cores, p asleep on CPU 2 since 1 ms). From idle CPU 1: v4.4
+// and v3.10 take it there (this_load 0: balanced) and select_idle_sibling
+// keeps the idle target; v5.15's wake_affine_idle returns prev_cpu when it
+// is idle too. From CPU 0, busy with x: no era pulls the wakee to a busier
+// CPU (v4.4: 100 x (x's load + p's) > 108 x 0; v3.10 as well, and x's
+// load is not within one task of nothing; v5.15: prev is idle).
+TEST(PlacementEra1, ATtwuFromAnotherCpuAsksWakeAffine) {
+  for (const auto& [kernel, from_idle] : {std::pair{"v4.4", 1}, {"v3.10", 1}, {"v5.15", 2}})
+    for (const auto& [waker, want] : {std::pair{1, from_idle}, {0, 2}}) {
+      Sim sim(parse_ok(std::string("kernel ") + kernel +
+                       "\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n"
+                       "task x run=busy cpus=0\ntask p run=1ms sleep=100ms cpus=2\nat 1500us affinity p all\n"
+                       "at 5ms ttwu p " + std::to_string(waker) + "\nrun 5100us\n"));
+      sim.run();
+      EXPECT_EQ(cpu_of(sim, "p"), CpuId(want)) << kernel << " from CPU " << waker;
+      EXPECT_EQ(sim.tasks()[sim.task_index("p")].state, TaskState::running) << kernel;
+    }
+}
+
+// A ttwu from an offline CPU is rejected (nothing changes); p sleeps on.
+TEST(PlacementEra1, ATtwuFromAnOfflineCpuIsRejected) {
+  Sim sim(parse_ok("kernel v4.4\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n"
+                   "task p run=1ms sleep=100ms cpus=2\nat 2ms cpu offline 1\nat 5ms ttwu p 1\nrun 6ms\n"));
+  sim.run();
+  ASSERT_EQ(sim.rejected_ops().size(), 1u);
+  EXPECT_EQ(sim.rejected_ops()[0].reason, "CPU 1 is offline");
+  EXPECT_EQ(sim.tasks()[sim.task_index("p")].state, TaskState::sleeping);
+}
+
+struct AffinityWatch : SchedSink {
+  uint64_t outside = 0;
+  void sched_wakeup(const Sched& s, TaskId t, bool) override { outside += !cpu_allowed(s.tasks[t], s.tasks[t].cpu); }
+};
+
+// Random scenarios (any profile, 4+ CPUs) with random `ttwu` ops added
+// (the generators make none yet): every invariant holds after every step
+// and no task is placed outside its affinity.
+RC_GTEST_PROP(PlacementEra1Properties, RandomTtwusKeepEveryInvariantAndTheAffinity, ()) {
+  Scenario s = *simgen::gen_sim_scenario_with_ops(30);
+  s.topology = {2, *rc::gen::inRange(1u, 4u), 2};
+  s.feature_overrides.emplace_back(Feature::kernel_placement, true);
+  s.feature_overrides.emplace_back(Feature::load_balance, *rc::gen::arbitrary<bool>());
+  RC_PRE(!s.tasks.empty() && s.duration > 0);
+  const auto n = *rc::gen::inRange<std::size_t>(1, 12);
+  for (std::size_t i = 0; i < n; ++i) {
+    const TaskSpec& t = *rc::gen::elementOf(s.tasks);
+    const auto cpu = *rc::gen::inRange(0u, s.topology.nr_cpus());
+    s.ops.push_back({*rc::gen::inRange<Nanos>(0, s.duration + 1), op::Ttwu{t.name, cpu}, {}});
+  }
+  std::stable_sort(s.ops.begin(), s.ops.end(), [](const TimedOp& a, const TimedOp& b) { return a.at < b.at; });
+  AffinityWatch watch;
+  Sim sim(s, SimOptions{.check_every = 1, .sink = &watch});
+  sim.run();
+  RC_ASSERT(sim.checker()->ok());
+  RC_ASSERT(watch.outside == 0u);
 }
 
 // The worked example over effective_load (kernel/sched/fair.c v4.4): a group

@@ -109,6 +109,7 @@ bool has_parent(const Scenario& sc, const std::string& child) {
 bool refused_by_kernel(const Op& op, const std::string& error) {
   const auto ends = [&](std::string_view tail) { return error.ends_with(tail); };
   if (std::holds_alternative<op::SetCpuOnline>(op)) return ends("the last one online (EBUSY)");
+  if (std::holds_alternative<op::Ttwu>(op)) return ends(" is offline");  // no code runs on an offline CPU
   if (std::holds_alternative<op::SetAffinity>(op) || std::holds_alternative<op::Spawn>(op))
     if (ends("no allowed CPU is online (EINVAL)")) return true;
   if (std::holds_alternative<op::DestroyGroup>(op)) return ends("(EBUSY)");
@@ -139,7 +140,8 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     // Besides, the kernel refuses some group ops by their state: rmdir of a
     // group with live tasks (EBUSY), a second setsid (EPERM), an autogroup
     // nice without an autogroup or CONFIG_SCHED_AUTOGROUP; CPU hotplug an
-    // offline of the last online CPU (EBUSY), an affinity with no online CPU.
+    // offline of the last online CPU (EBUSY), an affinity with no online CPU;
+    // and the model a ttwu run on an offline CPU.
     if (r == ApplyResult::rejected && refused_by_kernel(op, d.sim.last_error())) {
       if (const auto* sp = std::get_if<op::Spawn>(&op)) d.refused_spawns.push_back(sp->task.name);
       return;
