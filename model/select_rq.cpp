@@ -1,5 +1,5 @@
 // Task placement, v5.15 (kernel/sched/fair.c, kernel/sched/core.c).
-// docs/balancing.md, "Placement", lists what is simplified.
+// docs/placement.md lists what is simplified.
 #include "select_rq.h"
 
 #include <algorithm>

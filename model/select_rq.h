@@ -1,7 +1,7 @@
 // Task placement at fork and wakeup, v5.15 (feature kernel_placement):
 // select_task_rq (kernel/sched/core.c) and select_task_rq_fair with its fast
 // path (wake_affine, select_idle_sibling) and slow path (find_idlest_cpu) from
-// kernel/sched/fair.c. docs/balancing.md, "Placement".
+// kernel/sched/fair.c. docs/placement.md.
 #pragma once
 #include <cstdint>
 

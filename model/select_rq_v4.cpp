@@ -3,7 +3,7 @@
 // kernel/sched/fair.c v4.4 and v3.10, their wake_affine (the cpu_load[]
 // indexes and effective_load), the old select_idle_sibling (an idle group
 // from the LLC domain down) and the find_idlest_group / find_idlest_cpu walk.
-// docs/balancing.md, "Placement in era 1".
+// docs/placement.md, "Placement in era 1".
 #include <climits>
 #include <cstdint>
 
