@@ -131,6 +131,28 @@ std::vector<unsigned> cpus_from(const CpuMask& m, unsigned start, unsigned nr_cp
   return out;
 }
 
+// sched_init_numa (v3.10, v4.4): the distinct distances of node 0's row above
+// the local one, ascending; under sched_debug the selection sort goes on
+// through the other rows, each adding its distances above the largest found
+// so far. representative: no row held a distance not found before it (else
+// the kernel logs "Node-0 not representative").
+std::vector<unsigned> era1_numa_distances(const Topology& t, bool sched_debug, bool* representative = nullptr) {
+  const unsigned nodes = t.nr_nodes(), local = t.node_distance(0, 0);
+  std::vector<unsigned> found;
+  for (unsigned a = 0; a < (sched_debug ? nodes : 1); ++a) {
+    const unsigned above = found.empty() ? local : found.back();
+    const std::size_t from = found.size();
+    for (unsigned b = 0; b < nodes; ++b) {
+      const unsigned d = t.node_distance(a, b);
+      const bool known = d == local || std::find(found.begin(), found.begin() + from, d) != found.begin() + from;
+      if (a && !known && representative) *representative = false;
+      if (d > above && std::find(found.begin() + from, found.end(), d) == found.end()) found.push_back(d);
+    }
+    std::sort(found.begin() + from, found.end());
+  }
+  return found;
+}
+
 // One topology level: sched_domain_topology_level.
 struct Tl {
   Level level;
@@ -255,25 +277,16 @@ class Builder {
   // sched_init_numa: the distinct distances (v3.10, v4.4: of node 0's row,
   // above the local one; v5.15: of the whole table), then the levels.
   void init_numa() {
-    const unsigned nodes = t_.nr_nodes();
-    for (unsigned a = 0; a < (era_.node_level ? nodes : 1); ++a)
-      for (unsigned b = 0; b < nodes; ++b) {
-        const unsigned d = t_.node_distance(a, b);
-        if (!era_.node_level && d <= t_.node_distance(0, 0)) continue;
-        if (std::find(numa_distances_.begin(), numa_distances_.end(), d) == numa_distances_.end())
-          numa_distances_.push_back(d);
-      }
-    std::sort(numa_distances_.begin(), numa_distances_.end());
-    // v3.10, v4.4 under sched_debug: the selection sort goes on through the
-    // other rows, each adding the distances above the largest found so far.
-    for (unsigned a = 1; !era_.node_level && sched_debug_ && a < nodes; ++a) {
-      const unsigned above = numa_distances_.empty() ? t_.node_distance(0, 0) : numa_distances_.back();
-      const std::size_t from = numa_distances_.size();
-      for (unsigned b = 0; b < nodes; ++b)
-        if (const unsigned d = t_.node_distance(a, b);
-            d > above && std::find(numa_distances_.begin() + from, numa_distances_.end(), d) == numa_distances_.end())
-          numa_distances_.push_back(d);
-      std::sort(numa_distances_.begin() + from, numa_distances_.end());
+    if (era_.node_level) {
+      const unsigned nodes = t_.nr_nodes();
+      for (unsigned a = 0; a < nodes; ++a)
+        for (unsigned b = 0; b < nodes; ++b)
+          if (const unsigned d = t_.node_distance(a, b);
+              std::find(numa_distances_.begin(), numa_distances_.end(), d) == numa_distances_.end())
+            numa_distances_.push_back(d);
+      std::sort(numa_distances_.begin(), numa_distances_.end());
+    } else {
+      numa_distances_ = era1_numa_distances(t_, sched_debug_);
     }
     // x86's set_sched_topology: x86_numa_in_package_topology (numa_inside_package_topology in v4.4).
     const bool in_package = era_.numa_in_package && t_.numa_in_package();
@@ -529,27 +542,14 @@ class Builder {
 }  // namespace
 
 std::string sched_numa_warning(const Topology& t, TopologyEra e) {
-  if (e == TopologyEra::v5_15) return "";
-  const unsigned nodes = t.nr_nodes(), local = t.node_distance(0, 0);
-  std::vector<unsigned> found;  // the levels found before each row (row 0's, then each row's above them)
   bool representative = true;
-  for (unsigned a = 0; a < nodes; ++a) {
-    const unsigned above = found.empty() ? local : *std::max_element(found.begin(), found.end());
-    std::vector<unsigned> row;
-    for (unsigned b = 0; b < nodes; ++b) {
-      const unsigned d = t.node_distance(a, b);
-      if (a && d != local && std::find(found.begin(), found.end(), d) == found.end()) representative = false;
-      if (d > above) row.push_back(d);
-    }
-    found.insert(found.end(), row.begin(), row.end());
-  }
-  if (representative) return "";
+  if (e == TopologyEra::v5_15 || (era1_numa_distances(t, true, &representative), representative)) return "";
   std::string s = "ERROR: Node-0 not representative\n\n";
-  for (unsigned a = 0; a < nodes; ++a) {
+  for (unsigned a = 0, nodes = t.nr_nodes(); a < nodes; ++a) {
     s += "  ";
     for (unsigned b = 0; b < nodes; ++b) {
       const unsigned d = t.node_distance(a, b);
-      s += (d < 10 ? "0" : "") + std::to_string(d) + " ";
+      s += (d < 10 ? "0" : "") + std::to_string(d) + " ";  // %02d
     }
     s += "\n";
   }
