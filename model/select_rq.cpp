@@ -121,7 +121,6 @@ bool update_pick_idlest(const WakeupStats& idlest, const WakeupStats& sgs) {
   return idlest.v.avg_load > sgs.v.avg_load;  // overloaded, fully busy: the lowest avg_load
 }
 
-
 // find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL).
 CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId this_cpu) {
   if (g.span.count() == 1) return cpumask_first(g.span);
@@ -399,11 +398,11 @@ CpuId find_idlest_cpu(const Sched& s, std::size_t level, TaskId task, CpuId cpu,
 CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind) {
   const SdFlag sd_flag = kind == WakeKind::fork ? F::BALANCE_FORK : F::BALANCE_WAKE;
   CpuId new_cpu = prev_cpu;
-  // wake_wide is 0: the model's wakers are timers, which record no wakee flips.
-  const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
   if (kind == WakeKind::ttwu && s.features[Feature::wasted_cores_wakeup_idle])
     if (const CpuId idle = wakeup_longest_idle(s, s.tasks[task], prev_cpu)) return idle;
   if (s.era.placement_v4) return select_task_rq_fair_v4(s, task, prev_cpu, this_cpu, kind);
+  // wake_wide is 0: the model's wakers (timers, ttwu ops) record no wakee flips.
+  const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
   std::ptrdiff_t sd = -1;
   const auto& doms = s.topo.sd[this_cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {
