@@ -298,6 +298,7 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   t.nice = spec.nice;
   t.allowed = allowed;
   t.group = group;
+  if (parent) t.wakee = s.tasks[parent].wakee;
   t.pid = static_cast<int32_t>(1000 + s.counters.forks);
   if (slot) {
     t.se = s.tasks[slot].se;
@@ -427,18 +428,22 @@ void update_avg_idle(Sched& s, CpuId cpu) {
 
 // try_to_wake_up (kernel/sched/core.c): with kernel_placement, the era's
 // select_task_rq on the waker's CPU (by default the one the task slept on,
-// where its timer fires); without it, on the task's CPU
+// where its timer fires), after v4.4's task_waking_fair records the wakee
+// (v5.15 records it in select_task_rq_fair); without it, on the task's CPU
 // unless its affinity no longer allows it (then the model's placement). A move
 // goes through task_waking_fair / migrate_task_rq_fair (vruntime normalised
 // against the old cfs_rq); then enqueue, check preemption.
-void wake_up_task(Sched& s, TaskId task, CpuId waker) {
+void wake_up_task(Sched& s, TaskId task, CpuId waker, bool sync) {
   Task& t = s.tasks[task];
   s.counters.wakeups++;
   t.gen++;
   unsigned flags = kEnqueueWakeup;
   CpuId dest = t.cpu;
-  if (s.features[Feature::kernel_placement]) dest = select_task_rq(s, task, waker ? waker : t.cpu, WakeKind::ttwu);
-  else if (!cpu_usable(s, t, t.cpu) && !(dest = select_cpu(s, t))) dest = select_fallback_rq(s, t.cpu, task);
+  if (s.features[Feature::kernel_placement]) {
+    const CpuId this_cpu = waker ? waker : t.cpu;
+    if (s.era.placement_v4 && !s.era.placement_v3) record_wakee(s, this_cpu, task);
+    dest = select_task_rq(s, task, this_cpu, WakeKind::ttwu, sync);
+  } else if (!cpu_usable(s, t, t.cpu) && !(dest = select_cpu(s, t))) dest = select_fallback_rq(s, t.cpu, task);
   if (dest != t.cpu) {
     SchedEntity& e = s.se[t.se];
     e.vruntime -= s.cfs[e.cfs_rq].min_vruntime;

@@ -22,8 +22,9 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
                   TaskId slot = {});
 // wake_up_new_task: queue the forked task.
 void wake_up_new_task(Sched& s, TaskId task);
-// try_to_wake_up of a sleeping task, run on waker (none: the CPU it slept on, its timer's).
-void wake_up_task(Sched& s, TaskId task, CpuId waker = {});
+// try_to_wake_up of a sleeping task, run on waker (none: the CPU it slept on,
+// its timer's); sync: WF_SYNC, the task running on waker about to sleep.
+void wake_up_task(Sched& s, TaskId task, CpuId waker = {}, bool sync = false);
 // try_to_wake_up of a runnable task (one whose sleep has not happened yet).
 void ttwu_runnable(Sched& s, TaskId task);
 // ttwu_do_wakeup's update of rq->avg_idle after newidle balance stamped the rq idle.

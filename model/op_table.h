@@ -39,7 +39,8 @@ template <class O> struct Cpus { static constexpr Arg kind = Arg::cpus; CpuMask 
 template <class O> struct Cpu { static constexpr Arg kind = Arg::cpu; unsigned O::*field; };
 // A duration.
 template <class O> struct Span { static constexpr Arg kind = Arg::span; Nanos O::*field; };
-// One of two words: `off` false, `on` true.
+// One of two words: `off` false, `on` true. An empty `off` makes the word
+// optional (absent: false); such a word comes last.
 template <class O> struct Word {
   static constexpr Arg kind = Arg::word;
   bool O::*field;
@@ -85,7 +86,7 @@ inline constexpr auto kRows = std::tuple{
                           Cpu{&op::SetCpuOnline::cpu}),
     row<op::Yield>("yield", 1, Task{&op::Yield::task}),
     // Weight 0: not generated yet (a weight moves what every checked-in fuzz input decodes to).
-    row<op::Ttwu>("ttwu", 0, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}),
+    row<op::Ttwu>("ttwu", 0, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}, Word{&op::Ttwu::sync, "", "sync"}),
 };
 
 inline constexpr std::size_t kKinds = std::tuple_size_v<std::remove_const_t<decltype(kRows)>>;
@@ -118,10 +119,16 @@ template <class F, class V> decltype(auto) visit(F&& f, V&& op) {
                     std::forward<V>(op));
 }
 
-// An argument's placeholder in an op's form.
+// Whether an argument may be left out (an optional word).
+template <class A> constexpr bool optional(const A& a) {
+  if constexpr (A::kind == Arg::word) return a.off.empty();
+  else return false;
+}
+
+// An argument's placeholder in an op's form: "[sync]" for an optional word.
 template <class A> std::string placeholder(const A& a) {
   if constexpr (A::kind == Arg::word) {
-    return std::string(a.off) + "|" + std::string(a.on);
+    return optional(a) ? "[" + std::string(a.on) + "]" : std::string(a.off) + "|" + std::string(a.on);
   } else {
     constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
     return std::string(kNames[static_cast<int>(A::kind)]);

@@ -136,10 +136,12 @@ struct AutogroupNice { std::string task; int nice = 0; bool operator==(const Aut
 struct SetCpuOnline { unsigned cpu = 0; bool online = true; bool operator==(const SetCpuOnline&) const = default; };
 // `yield TASK`: the task calls sched_yield(2) (do_sched_yield).
 struct Yield { std::string task; bool operator==(const Yield&) const = default; };
-// try_to_wake_up(task) run on CPU cpu (an interrupt or a task there wakes it), not on its own.
+// try_to_wake_up(task) run on CPU cpu (an interrupt or a task there wakes it),
+// not on its own; sync: WF_SYNC, from the task running there, about to sleep.
 struct Ttwu {
   std::string task;
   unsigned cpu = 0;
+  bool sync = false;
   bool operator==(const Ttwu&) const = default;
 };
 }  // namespace op

@@ -388,6 +388,7 @@ class Parser {
                                  " (expected " + std::string(words[i - 2].text) + ")");
       }
       op_table::for_each_arg(row, [&](const auto& a) {
+        if (op_table::optional(a) && i >= toks_.size()) return;  // left out: off
         expect_some(i, usage);
         arg(o, a, toks_[i], words.back().text, p);
         ++i;
@@ -427,8 +428,8 @@ class Parser {
   }
   template <class O> void arg(O& o, const op_table::Word<O>& a, const Token& t, std::string_view word, PendingOp&) {
     if (t.text != a.off && t.text != a.on)
-      fail(t.col, "unknown " + std::string(word) + " op " + quote(t.text) + " (expected " + std::string(a.off) +
-                      " or " + std::string(a.on) + ")");
+      fail(t.col, "unknown " + std::string(word) + " op " + quote(t.text) + " (expected " +
+                      (a.off.empty() ? std::string(a.on) + " or nothing" : std::string(a.off) + " or " + std::string(a.on)) + ")");
     o.*a.field = t.text == a.on;
   }
 

@@ -76,7 +76,9 @@ std::string op_text(const Op& op, bool brief = false) {
           return custom_text(o, brief);
         } else {
           std::string s(row.words);
-          op_table::for_each_arg(row, [&](const auto& a) { s += " " + arg_text(o, a); });
+          op_table::for_each_arg(row, [&](const auto& a) {
+            if (std::string t = arg_text(o, a); !t.empty()) s += " " + t;  // an optional word left out
+          });
           return s;
         }
       },

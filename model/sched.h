@@ -214,6 +214,16 @@ struct ChurnChildren {
 };
 
 // A task: the parts of task_struct the model needs, and its behaviour.
+// A task_struct's waker/wakee record (include/linux/sched.h v4.4, v5.15):
+// wakee_flips, the jiffy they last decayed, and last_wakee (a task id; a
+// reused slot matches as a freed and reallocated task_struct would).
+// record_wakee and wake_wide (model/select_rq.h) keep and read it.
+struct WakeeFlips {
+  uint32_t flips = 0;
+  uint64_t decay_ts = 0;  // jiffies
+  TaskId last;
+};
+
 struct Task {
   std::string name;
   int32_t pid = 0;  // 1000 + index, for perf-style output
@@ -239,6 +249,7 @@ struct Task {
   // it next runs (sim.cpp; docs/model.md).
   std::vector<Op> deferred;
   TaskStats stats;
+  WakeeFlips wakee;       // copied from the parent at fork (dup_task_struct)
   CpuId recent_used_cpu;  // p->recent_used_cpu (v5.15 select_idle_sibling); set at wake_up_new_task
   TaskId lb_prev, lb_next;  // se.group_node: its neighbours on its rq's cfs_tasks (model/cfs_tasks.h)
   TaskId churn_parent;      // a churn child: the task that forked it; none otherwise
@@ -284,6 +295,9 @@ struct Rq {
   // domain; sd_llc_shared->has_idle_cores, kept at the LLC's first CPU.
   Nanos avg_scan_cost = 0;
   bool has_idle_cores = false;
+  // The idle and stopper threads' waker records, for a wakeup that runs on
+  // this CPU while neither a task runs (model/select_rq.h current_wakee).
+  WakeeFlips idle_wakee, stopper_wakee;
   uint64_t forks_placed = 0;  // the model's own: new tasks wake_up_new_task put here
   TaskId cfs_tasks_head, cfs_tasks_tail;  // rq->cfs_tasks (model/cfs_tasks.h)
   uint64_t next_balance = 0;  // rq->next_balance (jiffies): when rebalance_domains is next due (model/balance.h)

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 #include "arith/balance.h"
+#include "balance_lb.h"
 #include "fair_cpu.h"
 #include "pelt.h"
 
@@ -237,19 +239,22 @@ CpuId select_idle_capacity(const Sched& s, TaskId p, const SchedDomain& sd, CpuI
   return best;
 }
 
-// wake_affine_idle (kernel/sched/fair.c v5.15), sync 0.
-CpuId wake_affine_idle(const Sched& s, CpuId this_cpu, CpuId prev_cpu) {
+// wake_affine_idle (kernel/sched/fair.c v5.15)
+CpuId wake_affine_idle(const Sched& s, CpuId this_cpu, CpuId prev_cpu, bool sync) {
   if (available_idle_cpu(s, this_cpu) && cpus_share_cache(s, this_cpu, prev_cpu))
     return available_idle_cpu(s, prev_cpu) ? prev_cpu : this_cpu;
+  if (sync && rq_nr_running(s, this_cpu) == 1) return this_cpu;  // the waker alone there, about to sleep
   if (available_idle_cpu(s, prev_cpu)) return prev_cpu;
   return CpuId{};
 }
 
-// wake_affine_weight (kernel/sched/fair.c v5.15), sync 0, WA_BIAS on.
-CpuId wake_affine_weight(const Sched& s, const SchedDomain& sd, TaskId p, CpuId this_cpu, CpuId prev_cpu) {
+// wake_affine_weight (kernel/sched/fair.c v5.15), WA_BIAS on; with sync, the
+// waker is the task running on this_cpu.
+CpuId wake_affine_weight(const Sched& s, const SchedDomain& sd, TaskId p, CpuId this_cpu, CpuId prev_cpu, bool sync) {
+  const uint64_t current_load = sync ? task_h_load(s, s.rq[this_cpu].curr) : 0;
   const bool affine = wake_affine_weight_this<uint64_t>(cpu_load(s, this_cpu), cpu_load(s, prev_cpu), task_h_load(s, p),
                                                         capacity_of(s, this_cpu), capacity_of(s, prev_cpu),
-                                                        sd.imbalance_pct, false, 0);
+                                                        sd.imbalance_pct, sync, current_load);
   return affine ? this_cpu : CpuId{};
 }
 
@@ -305,6 +310,30 @@ const SchedDomain* sd_llc(const Sched& s, CpuId cpu) {
 
 bool cpus_share_cache(const Sched& s, CpuId a, CpuId b) { return sd_llc_id(s, a) == sd_llc_id(s, b); }
 
+const WakeeFlips& current_wakee(const Sched& s, CpuId cpu) {
+  const Rq& rq = s.rq[cpu];
+  if (rq.curr) return s.tasks[rq.curr].wakee;
+  return rq.curr == kStopper ? rq.stopper_wakee : rq.idle_wakee;
+}
+WakeeFlips& current_wakee(Sched& s, CpuId cpu) {
+  return const_cast<WakeeFlips&>(current_wakee(std::as_const(s), cpu));
+}
+
+void record_wakee(Sched& s, CpuId this_cpu, TaskId p) {
+  WakeeFlips& w = current_wakee(s, this_cpu);
+  const uint64_t now = jiffies(s);
+  if (lb::time_after(now, w.decay_ts + s.tun.hz)) w.flips >>= 1, w.decay_ts = now;
+  if (w.last != p) w.last = p, w.flips++;
+}
+
+bool wake_wide(const Sched& s, CpuId this_cpu, TaskId p) {
+  uint32_t master = current_wakee(s, this_cpu).flips, slave = s.tasks[p].wakee.flips;
+  const SchedDomain* llc = sd_llc(s, this_cpu);
+  const uint32_t factor = llc ? static_cast<uint32_t>(llc->span.count()) : 1;  // sd_llc_size
+  if (master < slave) std::swap(master, slave);
+  return slave >= factor && master >= slave * factor;  // u32, as the kernel's
+}
+
 uint64_t task_h_load(const Sched& s, TaskId task) {
   const SchedEntity& e = s.se[s.tasks[task].se];
   update_cfs_rq_h_load(s, e.cfs_rq);
@@ -318,9 +347,9 @@ void update_idle_core(Sched& s, CpuId core) {
   set_idle_cores(s, core, true);
 }
 
-CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu) {
-  CpuId target = wake_affine_idle(s, this_cpu, prev_cpu);
-  if (!target) target = wake_affine_weight(s, sd, task, this_cpu, prev_cpu);
+CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu, bool sync) {
+  CpuId target = wake_affine_idle(s, this_cpu, prev_cpu, sync);
+  if (!target) target = wake_affine_weight(s, sd, task, this_cpu, prev_cpu, sync);
   return target ? target : prev_cpu;
 }
 
@@ -395,20 +424,23 @@ CpuId find_idlest_cpu(const Sched& s, std::size_t level, TaskId task, CpuId cpu,
       [&](const SchedGroup& g, CpuId c) { return find_idlest_group_cpu(s, g, task, c); });
 }
 
-CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind) {
+CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind, bool sync) {
   const SdFlag sd_flag = kind == WakeKind::fork ? F::BALANCE_FORK : F::BALANCE_WAKE;
+  const bool wake = kind == WakeKind::ttwu, v515 = !s.era.placement_v4;
   CpuId new_cpu = prev_cpu;
-  if (kind == WakeKind::ttwu && s.features[Feature::wasted_cores_wakeup_idle])
+  if (wake && v515) record_wakee(s, this_cpu, task);  // (era 1: task_waking_fair, model/core.cpp)
+  if (wake && s.features[Feature::wasted_cores_wakeup_idle])
     if (const CpuId idle = wakeup_longest_idle(s, s.tasks[task], prev_cpu)) return idle;
-  if (s.era.placement_v4) return select_task_rq_fair_v4(s, task, prev_cpu, this_cpu, kind);
-  // wake_wide is 0: the model's wakers (timers, ttwu ops) record no wakee flips.
-  const bool want_affine = kind == WakeKind::ttwu && cpu_allowed(s.tasks[task], this_cpu);
+  if (!v515) return select_task_rq_fair_v4(s, task, prev_cpu, this_cpu, kind, sync);
+  const TaskId waker = s.rq[this_cpu].curr;  // sync: a task (the ttwu op's rule)
+  sync = sync && waker && !s.tasks[waker].exiting;
+  const bool want_affine = wake && !wake_wide(s, this_cpu, task) && cpu_allowed(s.tasks[task], this_cpu);
   std::ptrdiff_t sd = -1;
   const auto& doms = s.topo.sd[this_cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {
     const SchedDomain& tmp = doms[l];
     if (want_affine && tmp.flags.has(F::WAKE_AFFINE) && tmp.span.test(prev_cpu.index())) {
-      if (this_cpu != prev_cpu) new_cpu = wake_affine(s, tmp, task, this_cpu, prev_cpu);
+      if (this_cpu != prev_cpu) new_cpu = wake_affine(s, tmp, task, this_cpu, prev_cpu, sync);
       sd = -1;
       break;
     }
@@ -438,9 +470,9 @@ CpuId select_fallback_rq(Sched& s, CpuId cpu, TaskId task) {
   return cpumask_first(s.active);
 }
 
-CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind) {
+CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind, bool sync) {
   const Task& t = s.tasks[task];
-  CpuId cpu = nr_cpus_allowed(s, t) > 1 ? select_task_rq_fair(s, task, t.cpu, this_cpu, kind)
+  CpuId cpu = nr_cpus_allowed(s, t) > 1 ? select_task_rq_fair(s, task, t.cpu, this_cpu, kind, sync)
                                         : first_allowed(s, t);  // cpumask_any
   if (!cpu_usable(s, t, cpu)) cpu = select_fallback_rq(s, t.cpu, task);
   return cpu;

@@ -14,10 +14,21 @@ enum class WakeKind { fork, ttwu };
 
 // select_task_rq (kernel/sched/core.c v5.15): the fair class's choice for a
 // task allowed on more than one CPU, else its first allowed CPU; a CPU it may
-// not run on goes to select_fallback_rq. this_cpu is smp_processor_id().
-CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind);
-// select_task_rq_fair (kernel/sched/fair.c v5.15), WF_SYNC never set.
-CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind);
+// not run on goes to select_fallback_rq. this_cpu is smp_processor_id();
+// sync is WF_SYNC (a ttwu whose waker, the task running on this_cpu, is to sleep).
+CpuId select_task_rq(Sched& s, TaskId task, CpuId this_cpu, WakeKind kind, bool sync = false);
+// select_task_rq_fair (kernel/sched/fair.c v5.15)
+CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind, bool sync);
+// The waker record of `current` on cpu: the running task's, else the idle or
+// stopper thread's (the idle threads' start at 0, the model's boot).
+const WakeeFlips& current_wakee(const Sched& s, CpuId cpu);
+WakeeFlips& current_wakee(Sched& s, CpuId cpu);
+// record_wakee (kernel/sched/fair.c v4.4, v5.15): current on this_cpu wakes
+// p; its flips halve at most once a second (HZ jiffies) and count a change of wakee.
+void record_wakee(Sched& s, CpuId this_cpu, TaskId p);
+// wake_wide (kernel/sched/fair.c v4.4, v5.15): whether waker and wakee switch
+// partners too often for an affine wakeup, against this_cpu's sd_llc_size.
+bool wake_wide(const Sched& s, CpuId this_cpu, TaskId p);
 // p->nr_cpus_allowed: cpumask_weight(p->cpus_ptr) over the machine (an empty
 // mask is every CPU; a task's mask names only the machine's CPUs).
 unsigned nr_cpus_allowed(const Sched& s, const Task& t);
@@ -27,7 +38,7 @@ unsigned nr_cpus_allowed(const Sched& s, const Task& t);
 CpuId select_fallback_rq(Sched& s, CpuId cpu, TaskId task);
 
 // wake_affine (kernel/sched/fair.c v5.15): WA_IDLE then WA_WEIGHT; sd is this_cpu's domain at index level.
-CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu);
+CpuId wake_affine(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu, bool sync = false);
 // select_idle_sibling (kernel/sched/fair.c v5.15), SIS_PROP on, SIS_UTIL off.
 CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId this_cpu);
 // find_idlest_cpu (kernel/sched/fair.c v5.15) from domain `level` of cpu.
@@ -43,10 +54,11 @@ const SchedDomain* sd_llc(const Sched& s, CpuId cpu);
 // cpus_share_cache (kernel/sched/core.c v5.15): the same sd_llc_id.
 bool cpus_share_cache(const Sched& s, CpuId a, CpuId b);
 // Era 1 (model/select_rq_v4.cpp, feature placement_v4_4; placement_v3_10):
-// select_task_rq_fair of kernel/sched/fair.c v4.4 (v3.10), WF_SYNC never set;
-// wake_affine (v4.4, v3.10): whether this_cpu takes the wakee (sd is this_cpu's domain).
-CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind);
-bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu);
+// select_task_rq_fair of kernel/sched/fair.c v4.4 (v3.10); wake_affine
+// (v4.4, v3.10): whether this_cpu takes the wakee (sd is this_cpu's domain).
+CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind, bool sync);
+bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu,
+                    bool sync = false);
 // rq->idle_stamp as find_idlest_cpu reads it: when the CPU last went idle
 // (its newidle balance's start); boot-idle CPUs count as idled at time 0.
 Nanos idle_stamp_of(const Sched& s, CpuId cpu);

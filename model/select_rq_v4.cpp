@@ -5,6 +5,7 @@
 // from the LLC domain down) and the find_idlest_group / find_idlest_cpu walk.
 // docs/placement.md, "Placement in era 1".
 #include <climits>
+#include <utility>
 #include <cstdint>
 
 #include "arith/placement.h"
@@ -96,13 +97,20 @@ int64_t effective_load(const Sched& s, GroupId tg, CpuId cpu, int64_t wl, int64_
 
 }  // namespace
 
-bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu) {
+bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId this_cpu, CpuId prev_cpu, bool sync) {
   const bool v3 = s.era.placement_v3;
-  const auto load = static_cast<int64_t>(lb::biased_load(s, prev_cpu, sd.wake_idx, false));      // source_load
-  const auto this_load = static_cast<int64_t>(lb::biased_load(s, this_cpu, sd.wake_idx, true));  // target_load
-  const SchedEntity& se = s.se[s.tasks[task].se];
-  const GroupId tg = s.cfs[se.cfs_rq].tg;
-  const auto weight = static_cast<int64_t>(v3 ? se.load.weight : se.pelt.avg.load_avg);
+  auto load = static_cast<int64_t>(lb::biased_load(s, prev_cpu, sd.wake_idx, false));      // source_load
+  auto this_load = static_cast<int64_t>(lb::biased_load(s, this_cpu, sd.wake_idx, true));  // target_load
+  // An entity's weight as its era's wake_affine reads it, and its group.
+  const auto weight_of = [&](const SchedEntity& e) {
+    return std::pair{static_cast<int64_t>(v3 ? e.load.weight : e.pelt.avg.load_avg), s.cfs[e.cfs_rq].tg};
+  };
+  if (sync) {  // the waker (running on this_cpu, a task: the ttwu op's rule) leaves both CPUs' loads
+    const auto [w, wtg] = weight_of(s.se[s.tasks[s.rq[this_cpu].curr].se]);
+    this_load += effective_load(s, wtg, this_cpu, -w, -w, v3);
+    load += effective_load(s, wtg, prev_cpu, 0, -w, v3);
+  }
+  const auto [weight, tg] = weight_of(s.se[s.tasks[task].se]);
   int64_t this_eff_load = 100 * static_cast<int64_t>(capacity_of(s, prev_cpu));
   int64_t prev_eff_load = (100 + (static_cast<int64_t>(sd.imbalance_pct) - 100) / 2) * static_cast<int64_t>(capacity_of(s, this_cpu));
   if (this_load > 0) {
@@ -117,12 +125,12 @@ bool wake_affine_v4(const Sched& s, const SchedDomain& sd, TaskId task, CpuId th
                       this_load + static_cast<int64_t>(lb::biased_load(s, prev_cpu, sd.wake_idx, true)) <= tl_per_task);
 }
 
-CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind) {
+CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu, WakeKind kind, bool sync) {
   const bool v3 = s.era.placement_v3, wake = kind == WakeKind::ttwu;
   const Task& t = s.tasks[task];
   const SdFlag sd_flag = wake ? F::BALANCE_WAKE : F::BALANCE_FORK;
   CpuId cpu = this_cpu, new_cpu = v3 && !wake ? this_cpu : prev_cpu;
-  const bool want_affine = wake && cpu_allowed(t, cpu);  // wake_wide (v4.4) is 0: no wakee flips
+  const bool want_affine = wake && (v3 || !wake_wide(s, cpu, task)) && cpu_allowed(t, cpu);  // v3.10: no wake_wide
   std::ptrdiff_t sd = -1, affine_sd = -1;
   const auto& doms = s.topo.sd[cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {
@@ -134,7 +142,7 @@ CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_c
     else if (!v3 && !want_affine) break;
   }
   if (affine_sd >= 0) {
-    const bool affine = cpu != prev_cpu && wake_affine_v4(s, doms[static_cast<std::size_t>(affine_sd)], task, cpu, prev_cpu);
+    const bool affine = cpu != prev_cpu && wake_affine_v4(s, doms[static_cast<std::size_t>(affine_sd)], task, cpu, prev_cpu, sync);
     if (v3) return select_idle_sibling_v4(s, t, t.cpu, affine ? cpu : prev_cpu);
     if (affine) new_cpu = cpu;
     sd = -1;  // prefer wake_affine over the balance flags

@@ -142,19 +142,23 @@ struct Sim::OpHandler {
   // A sleeping task wakes; a waiting one whose sleep is still to come stays
   // queued and is checked for preemption.
   R operator()(const op::Wake& o) { return wake(o.task, CpuId{}); }
-  // The same from another CPU: select_task_rq_fair's this_cpu is o.cpu, online.
+  // The same from another CPU: select_task_rq_fair's this_cpu is o.cpu,
+  // online; a sync waker is the task running there (were it the idle thread,
+  // wake_affine would read that thread's load, which the model does not have).
   R operator()(const op::Ttwu& o) {
     if (o.cpu >= s.nr_cpus()) return sim.reject("CPU " + std::to_string(o.cpu) + " is not in the topology");
+    const CpuId cpu(static_cast<int32_t>(o.cpu));
     if (!s.active.test(o.cpu)) return sim.reject("CPU " + std::to_string(o.cpu) + " is offline");
-    return wake(o.task, CpuId(static_cast<int32_t>(o.cpu)));
+    if (o.sync && !s.rq[cpu].curr) return sim.reject("sync: no task runs on CPU " + std::to_string(o.cpu) + " to be the waker");
+    return wake(o.task, cpu, o.sync);
   }
-  R wake(const std::string& task, CpuId waker) {
+  R wake(const std::string& task, CpuId waker, bool sync = false) {
     R r{};
     const TaskId t = live_task(task, &r);
     if (!t) return r;
     Task& k = s.tasks[t];
     if (k.state == TaskState::sleeping) {
-      wake_up_task(s, t, waker);
+      wake_up_task(s, t, waker, sync);
       sim.begin_burst(t);
     } else if (k.state == TaskState::runnable &&
                std::erase_if(k.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {

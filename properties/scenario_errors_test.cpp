@@ -72,6 +72,10 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"group /a\nat 1ms cgroup destroy /a\nat 1ms cgroup destroy /a\nrun 1s", 3, 23,
                   "group '/a' does not exist at 1ms"},
         ErrorCase{"at 1ms setsid\nrun 1s", 1, 14, "missing argument; expected at <time> setsid TASK"},
+        // ttwu's optional last word
+        ErrorCase{"task t\nat 1ms ttwu t 0 sink\nrun 1s", 2, 17, "unknown ttwu op 'sink' (expected sync or nothing)"},
+        ErrorCase{"task t\nat 1ms ttwu t 0 sync now\nrun 1s", 2, 22, "unexpected 'now'; expected at <time> ttwu TASK N [sync]"},
+        ErrorCase{"task t\nat 1ms ttwu t\nrun 1s", 2, 14, "missing argument; expected at <time> ttwu TASK N [sync]"},
         ErrorCase{"at 1ms setsid t\nrun 1s", 1, 15, "task 't' does not exist at 1ms"},
         ErrorCase{"task t\nat 1ms autogroup nice t 20\nrun 1s", 2, 25, "nice '20' is out of range [-20, 19]"},
         ErrorCase{"task t\nat 1ms autogroup renice t 3\nrun 1s", 2, 18, "unknown autogroup op 'renice' (expected nice)"},

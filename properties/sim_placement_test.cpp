@@ -192,9 +192,14 @@ TEST(PlacementArith, WakeAffineWeightWithTheKernelsNumbers) {
   EXPECT_FALSE(wake_affine_weight_this<V>(1024, 2048, 1024, 1024, 1024, 117, false, 0));
   EXPECT_TRUE(wake_affine_weight_this<V>(1024, 3072, 1024, 1024, 1024, 117, false, 0));
   EXPECT_FALSE(wake_affine_weight_this<V>(0, 0, 1024, 1024, 1024, 117, false, 0));
-  // sync (never in the model: its early return when the waker outweighs this
-  // CPU is not in the template): the waker's load comes off, and a tie goes to this CPU.
+  // sync (`ttwu TASK N sync`): the waker's load comes off, and a tie goes to
+  // this CPU: (2048 - 1024 + 1024) x 100 x 1024 < (3072 - 1024) x 100 x 1024 + 1.
   EXPECT_TRUE(wake_affine_weight_this<V>(2048, 2048 + 1024, 1024, 1024, 1024, 100, true, 1024));
+  // Without sync that tie stays on prev.
+  EXPECT_FALSE(wake_affine_weight_this<V>(1024, 2048 + 1024, 1024, 1024, 1024, 100, false, 0));
+  // A waker heavier than this CPU's load: this CPU at once, however busy prev is not.
+  EXPECT_TRUE(wake_affine_weight_this<V>(1000, 0, 1024, 1024, 1024, 117, true, 1024));
+  EXPECT_FALSE(wake_affine_weight_this<V>(1024, 0, 1024, 1024, 1024, 117, true, 1024));
 }
 
 // find_idlest_group's busy case: imbalance = 1024 * 17 / 100 = 174.
@@ -215,8 +220,8 @@ TEST(PlacementArith, IdlestBusyGroupNeedsImbalancePctAndNumaAllowance) {
   EXPECT_EQ(update_avg<V>(0, 800), 100u);
 }
 
-// wake_affine on state set by hand (the simulator never calls it: its
-// wakers run on the wakee's prev_cpu): CPU 0 wakes a task last on CPU 2.
+// wake_affine on state set by a run, asked directly (the simulator asks it
+// only for a `ttwu` from another CPU): CPU 0 wakes a task last on CPU 2.
 TEST(Placement, WakeAffineIdleThenWeight) {
   Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n"
                    "task x run=busy cpus=0\ntask y run=busy cpus=2\ntask p run=1ms sleep=100ms cpus=2\nrun 1500us\n"));

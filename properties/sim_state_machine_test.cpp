@@ -109,7 +109,8 @@ bool has_parent(const Scenario& sc, const std::string& child) {
 bool refused_by_kernel(const Op& op, const std::string& error) {
   const auto ends = [&](std::string_view tail) { return error.ends_with(tail); };
   if (std::holds_alternative<op::SetCpuOnline>(op)) return ends("the last one online (EBUSY)");
-  if (std::holds_alternative<op::Ttwu>(op)) return ends(" is offline");  // no code runs on an offline CPU
+  if (std::holds_alternative<op::Ttwu>(op))  // no code runs on an offline CPU; a sync waker is a task
+    return ends(" is offline") || ends(" to be the waker");
   if (std::holds_alternative<op::SetAffinity>(op) || std::holds_alternative<op::Spawn>(op))
     if (ends("no allowed CPU is online (EINVAL)")) return true;
   if (std::holds_alternative<op::DestroyGroup>(op)) return ends("(EBUSY)");

@@ -13,10 +13,12 @@ namespace cfsv {
 // wake_affine_weight (kernel/sched/fair.c v5.15), its comparison with WA_BIAS on:
 // whether this_cpu's effective load (with the task) is below prev_cpu's
 // (without it, biased by half the domain's imbalance_pct), each scaled by the
-// other CPU's capacity; s64 arithmetic. sync adds the waker's load back.
+// other CPU's capacity; s64 arithmetic. sync (WF_SYNC) takes the waker's
+// load off this_cpu's, and a waker heavier than this_cpu's load decides at once.
 template <class V>
 auto wake_affine_weight_this(V this_load, V prev_load, V task_load, V this_cap, V prev_cap, V imbalance_pct, bool sync,
                              V current_load) {
+  if (sync && current_load > this_load) return true;
   const V this_eff = (this_load - select(sync, current_load, V(0)) + task_load) * V(100) * prev_cap;
   const V prev_eff = (prev_load - task_load) * (V(100) + (imbalance_pct - V(100)) / V(2)) * this_cap +
                      select(sync, V(1), V(0));
