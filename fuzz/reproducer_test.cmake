@@ -43,13 +43,14 @@ endif()
 
 # The campaign starts from SEED (fuzz/planted/nice_18_three_deep), one step
 # from the planted state: a running task of a group three deep reniced to 18,
-# then a few more ops, the whole input twice over (74 bytes): a crash mutated
-# from it carries the second copy, which minimisation removes (42 or 43
-# bytes). From the 37-byte input alone, a campaign could find a crash of the
-# minimal size at once, leaving nothing to minimise: seed 3 did so after the
-# model's v3.10 leaf list changed the campaign's path (2026-12-07). From one input and without comparison-table mutations
-# (fuzz/planted/fuzz_ops.options) the campaign is the same on every machine:
-# seed 3 finds the state after ~720 executions. From the checked-in corpus it
+# the whole input twice over (94 bytes): a crash mutated from it carries the
+# second copy, which minimisation removes (42 to 46 bytes). From one copy
+# alone, a campaign could find a crash of the minimal size at once, leaving
+# nothing to minimise (seed 3 once did). From one input and without
+# comparison-table mutations (fuzz/planted/fuzz_ops.options) the campaign is
+# the same on every machine: seed 3 finds the state after 1,421 executions.
+# When the decoder changes what the seed decodes to, a build planted at nice
+# 18 finds a new one (docs/fuzzing.md). From the checked-in corpus it
 # was not: libFuzzer orders inputs of equal size as the directory lists them,
 # and the comparison table holds pointers that ASLR moves, so the same seed
 # found it after 1,300 executions on one machine and not in 22,000 on another.

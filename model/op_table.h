@@ -85,8 +85,7 @@ inline constexpr auto kRows = std::tuple{
     row<op::SetCpuOnline>("cpu", 1, Word{&op::SetCpuOnline::online, "offline", "online"},
                           Cpu{&op::SetCpuOnline::cpu}),
     row<op::Yield>("yield", 1, Task{&op::Yield::task}),
-    // Weight 0: not generated yet (a weight moves what every checked-in fuzz input decodes to).
-    row<op::Ttwu>("ttwu", 0, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}, Word{&op::Ttwu::sync, "", "sync"}),
+    row<op::Ttwu>("ttwu", 1, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}, Word{&op::Ttwu::sync, "", "sync"}),
 };
 
 inline constexpr std::size_t kKinds = std::tuple_size_v<std::remove_const_t<decltype(kRows)>>;

@@ -141,8 +141,8 @@ struct AffinityWatch : SchedSink {
   void sched_wakeup(const Sched& s, TaskId t, bool) override { outside += !cpu_allowed(s.tasks[t], s.tasks[t].cpu); }
 };
 
-// Random scenarios (any profile, 4+ CPUs) with random `ttwu` ops added
-// (the generators make none yet): every invariant holds after every step
+// Random scenarios (any profile, 4+ CPUs) with more random `ttwu` ops, sync
+// or not, than the generators make: every invariant holds after every step
 // and no task is placed outside its affinity.
 RC_GTEST_PROP(PlacementEra1Properties, RandomTtwusKeepEveryInvariantAndTheAffinity, ()) {
   Scenario s = *simgen::gen_sim_scenario_with_ops(30);
@@ -154,7 +154,7 @@ RC_GTEST_PROP(PlacementEra1Properties, RandomTtwusKeepEveryInvariantAndTheAffini
   for (std::size_t i = 0; i < n; ++i) {
     const TaskSpec& t = *rc::gen::elementOf(s.tasks);
     const auto cpu = *rc::gen::inRange(0u, s.topology.nr_cpus());
-    s.ops.push_back({*rc::gen::inRange<Nanos>(0, s.duration + 1), op::Ttwu{t.name, cpu}, {}});
+    s.ops.push_back({*rc::gen::inRange<Nanos>(0, s.duration + 1), op::Ttwu{t.name, cpu, *rc::gen::arbitrary<bool>()}, {}});
   }
   std::stable_sort(s.ops.begin(), s.ops.end(), [](const TimedOp& a, const TimedOp& b) { return a.at < b.at; });
   AffinityWatch watch;
