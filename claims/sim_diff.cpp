@@ -77,7 +77,8 @@ namespace {std::string first_differing_line(const std::string& a, const std::str
 auto decision_counters(const Counters& c) {
   return std::tuple{c.events,     c.ops,         c.ops_rejected,       c.ticks,   c.schedules,
                     c.context_switches, c.resched_tick, c.resched_wakeup, c.wakeups, c.sleeps,
-                    c.forks,      c.exits,       c.migrations,         c.wakeup_migrations, c.fork_placements_away};
+                    c.forks,      c.exits,       c.migrations,         c.wakeup_migrations, c.fork_placements_away,
+                    c.wakeups_sync, c.wake_affine_calls, c.wake_affine_pulls, c.wake_wide};
 }
 // The counters of work done (the root's tg load_avg updates apart).
 auto work_counters(const Counters& c) { return std::tuple{c.enqueues, c.dequeues, c.reweights, c.tg_load_avg_updates}; }

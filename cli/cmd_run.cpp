@@ -88,6 +88,8 @@ void print_json(const Sim& sim, const Stats& st, const WastedCores& wasted, bool
   j.field("resched_tick", k.resched_tick).field("resched_wakeup", k.resched_wakeup).field("wakeups", k.wakeups);
   j.field("sleeps", k.sleeps).field("forks", k.forks).field("exits", k.exits).field("migrations", k.migrations);
   j.field("wakeup_migrations", k.wakeup_migrations).field("periodic_migrations", k.periodic_migrations);
+  j.field("wakeups_sync", k.wakeups_sync).field("wake_affine_calls", k.wake_affine_calls);
+  j.field("wake_affine_pulls", k.wake_affine_pulls).field("wake_wide", k.wake_wide);
   j.field("newidle_migrations", k.newidle_migrations).field("active_migrations", k.active_migrations);
   j.field("fork_placements_away", k.fork_placements_away).field("newidle_walks", k.newidle_walks);
   j.field("newidle_domains", k.newidle_domains).field("newidle_arrivals", k.newidle_arrivals);
@@ -127,6 +129,10 @@ void print_table(const Sim& sim, const Stats& st, const WastedCores& wasted, con
       << k.periodic_migrations << ", newidle: " << k.newidle_migrations << ", active: " << k.active_migrations;
   if (k.hotplug_migrations) out << ", off a CPU going offline: " << k.hotplug_migrations;
   out << "); forks placed away from the parent's CPU: " << k.fork_placements_away << "\n";
+  if (k.wakeups_sync || k.wake_affine_calls || k.wake_wide)
+    out << "wake_affine calls: " << k.wake_affine_calls << " (" << k.wake_affine_pulls
+        << " chose the waking CPU); made not affine by wake_wide: " << k.wake_wide << "; sync wakeups: " << k.wakeups_sync
+        << "\n";
   if (k.affinity_broken)
     out << "affinity broken: " << k.affinity_broken
         << " task(s) allowed only on offline CPUs now allowed on others (\"no longer affine to cpuN\")\n";

@@ -317,6 +317,10 @@ struct Counters {
   uint64_t resched_tick = 0, resched_wakeup = 0;
   uint64_t wakeups = 0, sleeps = 0, forks = 0, exits = 0, migrations = 0;
   uint64_t wakeup_migrations = 0;  // wakeups that moved the task to another CPU
+  // Placement at wakeups (model/select_rq.h): WF_SYNC wakeups (nr_wakeups_sync);
+  // wake_affine calls (this_cpu != prev_cpu: nr_wakeups_affine_attempts) and
+  // those that chose the waking CPU; wakeups wake_wide made not affine.
+  uint64_t wakeups_sync = 0, wake_affine_calls = 0, wake_affine_pulls = 0, wake_wide = 0;
   // Load balancing's migrations (model/balance.h), counted in migrations too:
   // periodic (rebalance_domains: busy CPUs and nohz idle balance), newidle,
   // and active (the stopper pushing a running task). fork_placements: new

@@ -326,6 +326,18 @@ void record_wakee(Sched& s, CpuId this_cpu, TaskId p) {
   if (w.last != p) w.last = p, w.flips++;
 }
 
+bool count_wake_wide(Sched& s, CpuId this_cpu, TaskId p) {
+  const bool wide = wake_wide(s, this_cpu, p);
+  s.counters.wake_wide += wide;
+  return wide;
+}
+
+CpuId count_wake_affine(Sched& s, CpuId this_cpu, CpuId chosen) {
+  s.counters.wake_affine_calls++;
+  s.counters.wake_affine_pulls += chosen == this_cpu;
+  return chosen;
+}
+
 bool wake_wide(const Sched& s, CpuId this_cpu, TaskId p) {
   uint32_t master = current_wakee(s, this_cpu).flips, slave = s.tasks[p].wakee.flips;
   const SchedDomain* llc = sd_llc(s, this_cpu);
@@ -434,13 +446,13 @@ CpuId select_task_rq_fair(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_cpu,
   if (!v515) return select_task_rq_fair_v4(s, task, prev_cpu, this_cpu, kind, sync);
   const TaskId waker = s.rq[this_cpu].curr;  // sync: a task (the ttwu op's rule)
   sync = sync && waker && !s.tasks[waker].exiting;
-  const bool want_affine = wake && !wake_wide(s, this_cpu, task) && cpu_allowed(s.tasks[task], this_cpu);
+  const bool want_affine = wake && !count_wake_wide(s, this_cpu, task) && cpu_allowed(s.tasks[task], this_cpu);
   std::ptrdiff_t sd = -1;
   const auto& doms = s.topo.sd[this_cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {
     const SchedDomain& tmp = doms[l];
     if (want_affine && tmp.flags.has(F::WAKE_AFFINE) && tmp.span.test(prev_cpu.index())) {
-      if (this_cpu != prev_cpu) new_cpu = wake_affine(s, tmp, task, this_cpu, prev_cpu, sync);
+      if (this_cpu != prev_cpu) new_cpu = count_wake_affine(s, this_cpu, wake_affine(s, tmp, task, this_cpu, prev_cpu, sync));
       sd = -1;
       break;
     }

@@ -29,6 +29,10 @@ void record_wakee(Sched& s, CpuId this_cpu, TaskId p);
 // wake_wide (kernel/sched/fair.c v4.4, v5.15): whether waker and wakee switch
 // partners too often for an affine wakeup, against this_cpu's sd_llc_size.
 bool wake_wide(const Sched& s, CpuId this_cpu, TaskId p);
+// wake_wide and wake_affine as select_task_rq_fair calls them, counted
+// (Counters::wake_wide, wake_affine_calls, wake_affine_pulls): their results.
+bool count_wake_wide(Sched& s, CpuId this_cpu, TaskId p);
+CpuId count_wake_affine(Sched& s, CpuId this_cpu, CpuId chosen);
 // p->nr_cpus_allowed: cpumask_weight(p->cpus_ptr) over the machine (an empty
 // mask is every CPU; a task's mask names only the machine's CPUs).
 unsigned nr_cpus_allowed(const Sched& s, const Task& t);

@@ -130,7 +130,7 @@ CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_c
   const Task& t = s.tasks[task];
   const SdFlag sd_flag = wake ? F::BALANCE_WAKE : F::BALANCE_FORK;
   CpuId cpu = this_cpu, new_cpu = v3 && !wake ? this_cpu : prev_cpu;
-  const bool want_affine = wake && (v3 || !wake_wide(s, cpu, task)) && cpu_allowed(t, cpu);  // v3.10: no wake_wide
+  const bool want_affine = wake && (v3 || !count_wake_wide(s, cpu, task)) && cpu_allowed(t, cpu);  // v3.10: no wake_wide
   std::ptrdiff_t sd = -1, affine_sd = -1;
   const auto& doms = s.topo.sd[cpu];
   for (std::size_t l = 0; l < doms.size(); ++l) {
@@ -142,7 +142,9 @@ CpuId select_task_rq_fair_v4(Sched& s, TaskId task, CpuId prev_cpu, CpuId this_c
     else if (!v3 && !want_affine) break;
   }
   if (affine_sd >= 0) {
-    const bool affine = cpu != prev_cpu && wake_affine_v4(s, doms[static_cast<std::size_t>(affine_sd)], task, cpu, prev_cpu, sync);
+    const bool affine =
+        cpu != prev_cpu &&
+        count_wake_affine(s, cpu, wake_affine_v4(s, doms[static_cast<std::size_t>(affine_sd)], task, cpu, prev_cpu, sync) ? cpu : prev_cpu) == cpu;
     if (v3) return select_idle_sibling_v4(s, t, t.cpu, affine ? cpu : prev_cpu);
     if (affine) new_cpu = cpu;
     sd = -1;  // prefer wake_affine over the balance flags

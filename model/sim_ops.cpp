@@ -158,10 +158,12 @@ struct Sim::OpHandler {
     if (!t) return r;
     Task& k = s.tasks[t];
     if (k.state == TaskState::sleeping) {
+      s.counters.wakeups_sync += sync;
       wake_up_task(s, t, waker, sync);
       sim.begin_burst(t);
     } else if (k.state == TaskState::runnable &&
                std::erase_if(k.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {
+      s.counters.wakeups_sync += sync;
       ttwu_runnable(s, t);
     }
     return applied;

@@ -56,7 +56,9 @@ TEST(Ttwu, AWakerThatSwitchesWakeesTooOftenWakesWide) {
       sim.run();
       ASSERT_TRUE(sim.rejected_ops().empty()) << kernel << ": " << sim.rejected_ops()[0].reason;
       EXPECT_EQ(task(sim, "p").cpu, CpuId(flips == 15 ? wide_cpu : 1)) << kernel << ", " << flips;
-      if (std::string(kernel) == "v3.10") continue;
+      const bool v3 = std::string(kernel) == "v3.10";
+      EXPECT_EQ(sim.counters().wake_wide, flips == 15 && !v3 ? 1u : 0u) << kernel;  // p's alone
+      if (v3) continue;
       EXPECT_EQ(task(sim, "p").wakee.flips, 4u) << kernel;
       EXPECT_EQ(idle_wakee(sim, 1).flips, static_cast<uint32_t>(flips + 1)) << kernel;
       EXPECT_EQ(idle_wakee(sim, 1).last, sim.task_index("p")) << kernel;
@@ -125,6 +127,10 @@ TEST(Ttwu, ASyncWakeupTakesTheWakersCpuWhereAPlainOneDoesNot) {
       sim.run();
       ASSERT_TRUE(sim.rejected_ops().empty()) << kernel;
       EXPECT_EQ(task(sim, "p").cpu, CpuId(sync ? 1 : 2)) << kernel << (sync ? " sync" : "");
+      // The one wakeup: wake_affine asked once, choosing CPU 1 only with sync.
+      EXPECT_EQ(sim.counters().wakeups_sync, sync ? 1u : 0u) << kernel;
+      EXPECT_EQ(sim.counters().wake_affine_calls, 1u) << kernel;
+      EXPECT_EQ(sim.counters().wake_affine_pulls, sync ? 1u : 0u) << kernel;
     }
 }
 
