@@ -15,15 +15,18 @@ double estimate_events(const Scenario& sc, uint64_t hz) {
   bool any_cpu = false;
   auto add = [&](const TaskSpec& t, Nanos from) {
     const double span = duration - std::min(static_cast<double>(from), duration);  // how long it may live
+    // A waker's burst ends in a wakee's burst too (wakes=), which a task
+    // that waits to be woken (sleep=wait) is counted in: one burst of its own.
+    const double per_burst = t.wakes.empty() ? 2 : 4;
     auto periodic = [&](Nanos run, const std::optional<Nanos>& sleep) {
-      if (!sleep) {  // one burst, then exit
+      if (!sleep || *sleep == kSleepWait) {  // one burst, then exit or wait
         busy_cpus += std::min(static_cast<double>(run), span) / duration;
-        bursts += 2;
+        bursts += per_burst;
         return;
       }
       const double period = std::max<double>(static_cast<double>(run + *sleep), 1);
       busy_cpus += static_cast<double>(run) / period * span / duration;
-      bursts += 2 * (span / period + 1);
+      bursts += per_burst * (span / period + 1);
     };
     std::visit(Overloaded{[&](const RunBusy&) { busy_cpus += span / duration; },
                           [&](const RunPeriodic& b) { periodic(b.run, b.sleep); },

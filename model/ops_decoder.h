@@ -143,7 +143,8 @@ struct OpScope {
   bool custom_can_apply(const op::Spawn& s) const {
     const TaskSpec& t = s.task;  // an empty group is the parent's
     return !has_task(t.name) && (t.parent.empty() || has_task(t.parent)) &&
-           (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus);
+           (t.group.empty() ? !t.parent.empty() : depth_of(t.group) >= 0) && cpus_fit(t.cpus) &&
+           std::all_of(t.wakes.begin(), t.wakes.end(), [&](const std::string& w) { return has_task(w); });
   }
   bool custom_can_apply(const op::CreateGroup& g) const {
     const int pd = depth_of(parent_of(g.group.path));
@@ -311,12 +312,22 @@ template <class Reader> class OpsDecoder {
     const uint64_t kind = o_.busy_only ? 0 : r_->range(0, 2);
     if (kind != 0) {
       // Sleeps of at least kMinSleep keep the number of events (and so one
-      // execution's time) bounded; runs may be as short as 1 ns.
-      const Nanos run = duration(1, 5'000'000);
+      // execution's time) bounded; runs may be as short as 1 ns, but one that
+      // waits to be woken (sleep=wait) runs kMinSleep at least: a waker
+      // waking it as soon as it sleeps is then bounded by its runs.
+      Nanos run = duration(1, 5'000'000);
       std::optional<Nanos> sleep;
-      if (r_->range(0, 7) != 7) sleep = duration(kMinSleep, 20'000'000);
+      switch (r_->range(0, 7)) {
+        case 7: break;  // one burst, then exit
+        case 6: sleep = kSleepWait, run = std::max(run, kMinSleep); break;
+        default: sleep = duration(kMinSleep, 20'000'000);
+      }
       if (kind == 1) t.behaviour = RunPeriodic{run, sleep};
       else t.behaviour = RunWallclock{run, sleep};
+      if (!scope_.tasks.empty() && r_->range(0, 3) == 0) {  // wakes another as its bursts end (a pipe's writer)
+        t.wakes.push_back(task_name());
+        t.wake_sync = r_->range(0, 1) != 0;
+      }
     }
     if (o_.churn && r_->range(0, 7) == 0) {  // forks every kMinSleep at least, as sleeps bound the events
       const uint64_t children = r_->range(0, 16);  // 0: no limit, then a fork every 1ms at most

@@ -52,11 +52,15 @@ struct Topology {
   bool operator==(const Topology&) const = default;
 };
 
+// sleep=wait: no timer; the task sleeps until a `wake` or `ttwu` op, or
+// another task's wakes=, wakes it. Beyond every duration a file can give.
+constexpr uint64_t kSleepWait = ~uint64_t{0};
+
 // What a task does when it runs.
 struct RunBusy {  // run=busy
   bool operator==(const RunBusy&) const = default;
 };
-struct RunPeriodic {  // run=<cpu time> sleep=<dur>; no sleep: exit after run
+struct RunPeriodic {  // run=<cpu time> sleep=<dur>|wait; no sleep: exit after run
   Nanos run = 0;
   std::optional<Nanos> sleep;
   bool operator==(const RunPeriodic&) const = default;
@@ -67,6 +71,13 @@ struct RunWallclock {  // runtime=<wall time> sleep=<dur>: busy-waits until t0 +
   bool operator==(const RunWallclock&) const = default;
 };
 using Behaviour = std::variant<RunBusy, RunPeriodic, RunWallclock>;
+// The sleep after each burst: none (run=busy never ends one; otherwise the
+// task exits), a duration, or kSleepWait.
+inline std::optional<Nanos> sleep_of(const Behaviour& b) {
+  if (const auto* p = std::get_if<RunPeriodic>(&b)) return p->sleep;
+  if (const auto* w = std::get_if<RunWallclock>(&b)) return w->sleep;
+  return std::nullopt;
+}
 
 // Fork/exit churn (`fork=<interval> child=<cpu time> [children=N]`): a task
 // that forks a short-lived child every interval of wall-clock time from its
@@ -89,6 +100,12 @@ struct TaskSpec {
   // The task that forks it (`parent=`); empty: none, as docs/model.md "Fork" says.
   std::string parent;
   Churn churn{};
+  // wakes=NAME[,NAME...] [sync=on]: at the end of each burst, before it
+  // sleeps or exits, the task wakes the next of these tasks in turn from its
+  // own CPU, as a pipe write or a futex wake does (try_to_wake_up with the
+  // task current there; WF_SYNC with sync=on, as pipes and sockets pass).
+  std::vector<std::string> wakes = {};
+  bool wake_sync = false;
   // A child a churning task forked (never in a scenario file): it has no name
   // ops can use, and its Task slot is reused once it has exited (model/sim.h).
   bool churn_child = false;

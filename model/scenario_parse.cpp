@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <type_traits>
 
 #include "arith/fair_math.h"
@@ -113,6 +114,10 @@ class Parser {
     if (!to_uint(digits, limit, v)) fail(col, "nice " + quote(text) + " is out of range [-20, 19]");
     return neg ? -static_cast<int>(v) : static_cast<int>(v);
   }
+  bool on_off(std::string_view v, unsigned col) {
+    if (v != "on" && v != "off") fail(col, "expected on or off, got " + quote(v));
+    return v == "on";
+  }
   std::string name(const Token& t, std::string_view what) {
     if (!std::all_of(t.text.begin(), t.text.end(), is_name_char))
       fail(t.col, "bad " + std::string(what) + " name " + quote(t.text) + " (letters, digits, '_', '.', '-')");
@@ -203,8 +208,7 @@ class Parser {
         for (const FeatureInfo& i : all_features()) known += (known.empty() ? "" : ", ") + std::string(i.name);
         fail(kv.key_col, "unknown feature " + quote(kv.key) + " (known: " + known + ")");
       }
-      if (kv.value != "on" && kv.value != "off") fail(kv.value_col, "expected on or off, got " + quote(kv.value));
-      s_.feature_overrides.emplace_back(*f, kv.value == "on");
+      s_.feature_overrides.emplace_back(*f, on_off(kv.value, kv.value_col));
     }
   }
 
@@ -261,7 +265,7 @@ class Parser {
     group_loc = here(name_tok.col);
     bool has_group = false;
     const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr, *fork = nullptr, *child = nullptr,
-                   *children = nullptr;
+                   *children = nullptr, *wakes = nullptr, *sync = nullptr;
     const std::vector<KeyValue> kvs = key_values(first);
     for (const KeyValue& kv : kvs) {
       if (kv.key == "group") {
@@ -289,23 +293,31 @@ class Parser {
         child = &kv;
       } else if (kv.key == "children") {
         children = &kv;
+      } else if (kv.key == "wakes") {
+        wakes = &kv;
+      } else if (kv.key == "sync") {
+        sync = &kv;
       } else if (kv.key == "at" && at) {
         *at = duration(kv.value, kv.value_col, "at");
         at_loc = here(kv.value_col);
       } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep, fork, child, children" +
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep, fork, child, children, wakes, sync" +
                              (at ? ", at)" : "; the time is the at time)"));
       }
     }
     std::optional<Nanos> sleep_ns;
-    if (sleep) sleep_ns = duration(sleep->value, sleep->value_col, "sleep");
+    if (sleep) sleep_ns = sleep->value == "wait" ? kSleepWait : duration(sleep->value, sleep->value_col, "sleep");
     if (run && runtime) fail(runtime->key_col, "a task has run= or runtime=, not both");
     if (run && run->value == "busy") {
       if (sleep) fail(sleep->key_col, "run=busy never sleeps; drop sleep= or give run=<duration>");
     } else if (run || runtime) {
       const KeyValue& burst = run ? *run : *runtime;
       const Nanos d = duration(burst.value, burst.value_col, burst.key, 1);
-      if (sleep_ns && d + *sleep_ns < kMinPeriod)
+      if (sleep_ns == kSleepWait && d < kMinPeriod)  // woken as often as a waker likes: the burst bounds its events
+        fail(burst.key_col, std::string(burst.key) + "=" + std::string(burst.value) +
+                                " sleep=wait; a task that waits to be woken needs " + std::string(burst.key) +
+                                " >= " + format_duration(kMinPeriod));
+      if (sleep_ns && sleep_ns != kSleepWait && d + *sleep_ns < kMinPeriod)
         fail(burst.key_col, std::string(burst.key) + "=" + std::string(burst.value) + " sleep=" +
                                 std::string(sleep->value) + " repeats every " + format_duration(d + *sleep_ns) +
                                 "; a task that sleeps needs " + std::string(burst.key) + " + sleep >= " +
@@ -316,7 +328,32 @@ class Parser {
       fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
     }
     churn(t, fork, child, children);
+    wakers(t, wakes, sync);
     return t;
+  }
+
+  // wakes=NAME[,NAME...] [sync=on|off]: tasks of this file, not itself; a
+  // task that ends its bursts (run= or runtime=).
+  void wakers(TaskSpec& t, const KeyValue* wakes, const KeyValue* sync) {
+    if (!wakes) {
+      if (sync) fail(sync->key_col, "sync= needs wakes=NAME (the wakeups it makes sync)");
+      return;
+    }
+    if (std::holds_alternative<RunBusy>(t.behaviour))
+      fail(wakes->key_col, "wakes= needs run=<duration> or runtime=<duration>: a task wakes others as its bursts end");
+    unsigned col = wakes->value_col;
+    for (std::string_view rest = wakes->value;;) {
+      const std::string_view one = rest.substr(0, rest.find(','));
+      if (one.empty()) fail(col, "wakes= needs task names separated by ','");
+      const std::string n = name({one, col}, "task");
+      if (n == t.name) fail(col, "task " + quote(t.name) + " cannot wake itself");
+      wakee_uses_.push_back({n, here(col)});
+      t.wakes.push_back(n);
+      if (one.size() == rest.size()) break;
+      rest.remove_prefix(one.size() + 1);
+      col += static_cast<unsigned>(one.size() + 1);
+    }
+    if (sync) t.wake_sync = on_off(sync->value, sync->value_col);
   }
 
   // fork=<interval> child=<cpu time> [children=N]: the fork/exit churn.
@@ -468,6 +505,12 @@ class Parser {
 
   void finish() {
     resolve_names(pending_, tasks_, groups_);
+    // wakes= names: tasks of the file, at time 0 or spawned.
+    std::set<std::string_view> spawned;
+    for (const PendingOp& p : pending_)
+      if (const auto* sp = std::get_if<op::Spawn>(&p.op.op)) spawned.insert(sp->task.name);
+    for (const auto& [n, loc] : wakee_uses_)
+      if (!tasks_.count(n) && !spawned.count(n)) fail_at(loc, "task " + quote(n) + " (wakes=) is not in the file");
     // CPUs against the topology, in file order.
     const unsigned nr_cpus = s_.topology.nr_cpus();
     for (const CpuUse& u : cpu_uses_)
@@ -502,6 +545,7 @@ class Parser {
   std::map<std::string, SourceLoc> groups_, tasks_;  // declared at time 0 (group and task lines)
   std::vector<PendingOp> pending_;
   std::vector<CpuUse> cpu_uses_;
+  std::vector<std::pair<std::string, SourceLoc>> wakee_uses_;  // wakes= names, checked at the end
   std::size_t nr_tasks_ = 0;             // task lines and spawns
   std::vector<SourceLoc> group_decls_;  // group lines and group ops, in file order
 };

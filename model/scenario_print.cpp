@@ -29,7 +29,7 @@ std::string task_fields(const TaskSpec& t) {
           s += (std::is_same_v<T, RunPeriodic> ? " run=" : " runtime=");
           if constexpr (std::is_same_v<T, RunPeriodic>) s += format_duration(b.run);
           else s += format_duration(b.runtime);
-          if (b.sleep) s += " sleep=" + format_duration(*b.sleep);
+          if (b.sleep) s += " sleep=" + (*b.sleep == kSleepWait ? std::string("wait") : format_duration(*b.sleep));
         }
       },
       t.behaviour);
@@ -37,6 +37,8 @@ std::string task_fields(const TaskSpec& t) {
     s += " fork=" + format_duration(t.churn.every) + " child=" + format_duration(t.churn.child_run);
     if (t.churn.children) s += " children=" + std::to_string(t.churn.children);
   }
+  for (std::size_t i = 0; i < t.wakes.size(); ++i) s += (i ? "," : " wakes=") + t.wakes[i];
+  if (t.wake_sync) s += " sync=on";
   return s;
 }
 

@@ -253,6 +253,9 @@ struct Task {
   CpuId recent_used_cpu;  // p->recent_used_cpu (v5.15 select_idle_sibling); set at wake_up_new_task
   TaskId lb_prev, lb_next;  // se.group_node: its neighbours on its rq's cfs_tasks (model/cfs_tasks.h)
   TaskId churn_parent;      // a churn child: the task that forked it; none otherwise
+  uint32_t next_wakee = 0;  // wakes=: the index of the task it wakes next
+  bool wake_pending = false;  // sleep=wait: woken while awake; its next wait returns at once
+  bool waits_first = false;   // sleep=wait: it waits from the start (its first burst is empty)
   ChurnChildren children;   // a churning task: its children's figures
 };
 

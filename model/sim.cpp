@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <variant>
 
 #include "balance.h"
@@ -189,26 +190,47 @@ void Sim::begin_burst(TaskId task) {
   t.burst_start_exec = s_.se[t.se].sum_exec_runtime;
   t.deadline_passed = false;
   if (const auto* w = std::get_if<RunWallclock>(&t.spec.behaviour)) {
-    t.deadline = s_.now + w->runtime;
+    t.deadline = s_.now + (t.waits_first ? 0 : w->runtime);
     events_.push({t.deadline, EvKind::deadline, task.v, t.gen});
+  }
+}
+
+void Sim::try_to_wake_up(TaskId task, CpuId waker, bool sync) {
+  Task& t = s_.tasks[task];
+  if (t.state == TaskState::sleeping) {
+    s_.counters.wakeups_sync += sync;
+    wake_up_task(s_, task, waker, sync);
+    begin_burst(task);
+  } else if (t.state == TaskState::runnable &&
+             std::erase_if(t.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {
+    s_.counters.wakeups_sync += sync;
+    ttwu_runnable(s_, task);
+  } else if (t.state != TaskState::exited) {
+    t.wake_pending = true;  // not lost, as a pipe's data or a futex's new value is not
   }
 }
 
 void Sim::end_burst(TaskId task) {
   Task& t = s_.tasks[task];
-  const std::optional<Nanos> sleep = std::visit(Overloaded{
-                                                    [](const RunBusy&) { return std::optional<Nanos>{}; },
-                                                    [](const RunPeriodic& b) { return b.sleep; },
-                                                    [](const RunWallclock& b) { return b.sleep; },
-                                                },
-                                                t.spec.behaviour);
+  // As a pipe write before the read that blocks: from its CPU, while it runs
+  // (not after the empty first burst of a task that waits from the start).
+  if (!std::exchange(t.waits_first, false) && !t.spec.wakes.empty()) {
+    const TaskId wakee = task_index(t.spec.wakes[t.next_wakee++ % t.spec.wakes.size()]);
+    if (wakee) try_to_wake_up(wakee, t.cpu, t.spec.wake_sync);
+  }
+  const std::optional<Nanos> sleep = sleep_of(t.spec.behaviour);
   if (!sleep) {
     do_exit(s_, task);
     if (t.churn_parent && t.state == TaskState::exited) exited_children_.push_back(task);
     return;
   }
+  if (*sleep == kSleepWait && std::exchange(t.wake_pending, false)) {  // woken already: runs on
+    begin_burst(task);
+    arm_stop(t.cpu);
+    return;
+  }
   block_task(s_, task, TaskState::sleeping);
-  events_.push({s_.now + *sleep, EvKind::wake, task.v, t.gen});
+  if (*sleep != kSleepWait) events_.push({s_.now + *sleep, EvKind::wake, task.v, t.gen});
 }
 
 // The exact end of the running task's CPU-time burst (run=), or an immediate
@@ -224,7 +246,7 @@ void Sim::arm_stop(CpuId cpu) {
                  [](const RunBusy&) {},
                  [&](const RunPeriodic& b) {
                    const uint64_t ran = s_.se[t.se].sum_exec_runtime - t.burst_start_exec;
-                   const Nanos rem = b.run > ran ? b.run - ran : 0;
+                   const Nanos rem = b.run > ran && !t.waits_first ? b.run - ran : 0;
                    events_.push({s_.now + rem, EvKind::stop, cpu.v, r.stop_gen});
                  },
                  [&](const RunWallclock&) {

@@ -171,7 +171,11 @@ class Sim {
 
   // Task behaviours: their bursts, deadlines and wake timers, and the tick.
   void begin_burst(TaskId task);
-  void end_burst(TaskId task);  // the behaviour's run ended: sleep or exit
+  void end_burst(TaskId task);  // the behaviour's run ended: wake its wakes=, then sleep or exit
+  // try_to_wake_up of task run on waker (none: the task's own CPU, its
+  // timer's): a sleeping task wakes and begins a burst; a queued one whose
+  // deferred sleep is still to come keeps running instead (ttwu_runnable).
+  void try_to_wake_up(TaskId task, CpuId waker, bool sync);
   void run_deferred_ops(TaskId task);  // Task::deferred, now that the task runs
   // Fork/exit churn (TaskSpec::churn; docs/model.md, "Fork/exit churn").
   struct Churner {

@@ -121,6 +121,7 @@ struct Sim::OpHandler {
       sim.task_by_name_.emplace(spec.name, t);
     }
     if (spec.churn.every) sim.churners_.push_back({t, s.now + spec.churn.every});
+    s.tasks[t].waits_first = sleep_of(spec.behaviour) == kSleepWait;  // a reader's first read blocks
     wake_up_new_task(s, t);
     sim.begin_burst(t);
     return applied;
@@ -156,16 +157,7 @@ struct Sim::OpHandler {
     R r{};
     const TaskId t = live_task(task, &r);
     if (!t) return r;
-    Task& k = s.tasks[t];
-    if (k.state == TaskState::sleeping) {
-      s.counters.wakeups_sync += sync;
-      wake_up_task(s, t, waker, sync);
-      sim.begin_burst(t);
-    } else if (k.state == TaskState::runnable &&
-               std::erase_if(k.deferred, [](const Op& d) { return std::holds_alternative<op::Sleep>(d); }) > 0) {
-      s.counters.wakeups_sync += sync;
-      ttwu_runnable(s, t);
-    }
+    sim.try_to_wake_up(t, waker, sync);
     return applied;
   }
   R operator()(const op::SetNice& o) {

@@ -72,6 +72,14 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"group /a\nat 1ms cgroup destroy /a\nat 1ms cgroup destroy /a\nrun 1s", 3, 23,
                   "group '/a' does not exist at 1ms"},
         ErrorCase{"at 1ms setsid\nrun 1s", 1, 14, "missing argument; expected at <time> setsid TASK"},
+        // tasks that wake tasks
+        ErrorCase{"task b\ntask a run=busy wakes=b\nrun 1s", 2, 17, "wakes= needs run=<duration> or runtime=<duration>"},
+        ErrorCase{"task a run=1ms wakes=a\nrun 1s", 1, 22, "task 'a' cannot wake itself"},
+        ErrorCase{"task a run=1ms wakes=c\nrun 1s", 1, 22, "task 'c' (wakes=) is not in the file"},
+        ErrorCase{"task a run=1ms sync=on\nrun 1s", 1, 16, "sync= needs wakes=NAME"},
+        ErrorCase{"task a run=1ns sleep=wait\nrun 1s", 1, 8, "run=1ns sleep=wait; a task that waits to be woken needs run >= 1us"},
+        ErrorCase{"task b\ntask a run=1ms wakes=b,,c\nrun 1s", 2, 24, "wakes= needs task names separated by ','"},
+        ErrorCase{"task b\ntask a run=1ms wakes=b sync=yes\nrun 1s", 2, 29, "expected on or off, got 'yes'"},
         // ttwu's optional last word
         ErrorCase{"task t\nat 1ms ttwu t 0 sink\nrun 1s", 2, 17, "unknown ttwu op 'sink' (expected sync or nothing)"},
         ErrorCase{"task t\nat 1ms ttwu t 0 sync now\nrun 1s", 2, 22, "unexpected 'now'; expected at <time> ttwu TASK N [sync]"},

@@ -51,14 +51,16 @@ inline rc::Gen<CpuMask> gen_affinity(unsigned nr_cpus) {
 }
 
 // run=busy, run=<0.1..5ms> sleep=<0.1..20ms> (rarely no sleep: exit after one
-// burst), or runtime=<wall> sleep=; shrinks toward run=busy.
+// burst; as rarely sleep=wait), or runtime=<wall> sleep=; shrinks toward run=busy.
 inline rc::Gen<Behaviour> gen_behaviour() {
   return rc::gen::exec([]() -> Behaviour {
     const uint64_t kind = *properties::gen_uniform(0, 3);
     if (kind <= 1) return RunBusy{};
     const Nanos run = *properties::gen_uniform(100 * kUs, 5 * kMs);
     std::optional<Nanos> sleep = *properties::gen_uniform(100 * kUs, 20 * kMs);
-    if (*properties::gen_uniform(0, 7) == 7) sleep.reset();
+    const uint64_t end = *properties::gen_uniform(0, 7);
+    if (end == 7) sleep.reset();
+    if (end == 6) sleep = kSleepWait;
     if (kind == 2) return RunPeriodic{run, sleep};
     return RunWallclock{run, sleep};
   });
@@ -72,6 +74,10 @@ inline rc::Gen<TaskSpec> gen_task_spec(const SimNames& m, std::string name) {
     t.nice = *properties::gen_nice();
     t.cpus = *gen_affinity(m.nr_cpus);
     t.behaviour = *gen_behaviour();
+    if (!std::holds_alternative<RunBusy>(t.behaviour) && !m.tasks.empty() && *properties::gen_uniform(0, 3) == 3) {
+      t.wakes = {*gen_pick(m.tasks)};  // wakes another as its bursts end, sync or not
+      t.wake_sync = *properties::gen_uniform(0, 1) == 1;
+    }
     if (!m.tasks.empty() && *properties::gen_uniform(0, 3) == 3) {  // forked by a task, in its group or not
       t.parent = *gen_pick(m.tasks);
       if (*properties::gen_uniform(0, 1) == 1) t.group.clear();
