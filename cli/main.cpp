@@ -1,6 +1,7 @@
 // cfsv: the command line of cfs-verify (docs/cli.md). `cfsv` alone, or with
 // only flags, is `cfsv verify`.
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -39,9 +40,9 @@ void usage() {
   std::printf("\n`cfsv COMMAND --help` or `cfsv help COMMAND` describes a command's flags.\n"
               "Exit codes: 0 ok, 1 a verdict or check differs from the expected one, 2 bad input.\n");
 }
-}  // namespace
 
-int main(int argc, char** argv) {
+
+int dispatch(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   if (first == "--help" || first == "-h" || (first == "help" && argc == 2)) return usage(), 0;
   if (first == "--version") return std::printf("cfsv %s\n", CFSV_VERSION), 0;
@@ -56,4 +57,16 @@ int main(int argc, char** argv) {
   if (const Command* c = find(first)) return c->run(argc - 1, argv + 1);
   std::fprintf(stderr, "cfsv: unknown command '%s' (see cfsv --help)\n", argv[1]);
   return 2;
+}
+}  // namespace
+
+// A model's internal check that fails (std::logic_error) is a finding, as a
+// violated invariant is: reported, exit 1, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cfsv: internal error in the model: %s\n", e.what());
+    return 1;
+  }
 }

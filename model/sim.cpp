@@ -225,6 +225,8 @@ void Sim::end_burst(TaskId task) {
     return;
   }
   if (*sleep == kSleepWait && std::exchange(t.wake_pending, false)) {  // woken already: runs on
+    t.gen++;                  // as a sleep and a wakeup would: the last burst's deadline is stale,
+    s_.rq[t.cpu].stop_gen++;  // and so is its stop
     begin_burst(task);
     arm_stop(t.cpu);
     return;

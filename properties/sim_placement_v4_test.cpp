@@ -126,16 +126,6 @@ TEST(PlacementEra1, ATtwuFromAnotherCpuAsksWakeAffine) {
     }
 }
 
-// A ttwu from an offline CPU is rejected (nothing changes); p sleeps on.
-TEST(PlacementEra1, ATtwuFromAnOfflineCpuIsRejected) {
-  Sim sim(parse_ok("kernel v4.4\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n"
-                   "task p run=1ms sleep=100ms cpus=2\nat 2ms cpu offline 1\nat 5ms ttwu p 1\nrun 6ms\n"));
-  sim.run();
-  ASSERT_EQ(sim.rejected_ops().size(), 1u);
-  EXPECT_EQ(sim.rejected_ops()[0].reason, "CPU 1 is offline");
-  EXPECT_EQ(sim.tasks()[sim.task_index("p")].state, TaskState::sleeping);
-}
-
 struct AffinityWatch : SchedSink {
   uint64_t outside = 0;
   void sched_wakeup(const Sched& s, TaskId t, bool) override { outside += !cpu_allowed(s.tasks[t], s.tasks[t].cpu); }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "model/select_rq.h"
 #include "model/sim.h"
@@ -134,15 +135,20 @@ TEST(Ttwu, ASyncWakeupTakesTheWakersCpuWhereAPlainOneDoesNot) {
     }
 }
 
-// A sync waker is the task running on the CPU; from an idle CPU the op is
-// rejected and p sleeps on.
-TEST(Ttwu, ASyncWakeupFromACpuRunningNoTaskIsRejected) {
-  Sim sim(parse_ok("kernel v5.15\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n"
-                   "task p run=1ms sleep=10s cpus=2\nat 5ms ttwu p 1 sync\nrun 6ms\n"));
-  sim.run();
-  ASSERT_EQ(sim.rejected_ops().size(), 1u);
-  EXPECT_EQ(sim.rejected_ops()[0].reason, "sync: no task runs on CPU 1 to be the waker");
-  EXPECT_EQ(task(sim, "p").state, TaskState::sleeping);
+// A ttwu that cannot run is rejected and changes nothing (p sleeps on): from
+// an offline CPU (no code runs there), or sync from a CPU running no task
+// (the waker WF_SYNC names is the task running there).
+TEST(Ttwu, IsRejectedFromAnOfflineCpuAndSyncFromACpuRunningNoTask) {
+  for (const auto& [kernel, op, reason] :
+       {std::tuple{"v4.4", "at 2ms cpu offline 1\nat 5ms ttwu p 1", "CPU 1 is offline"},
+        {"v5.15", "at 5ms ttwu p 1 sync", "sync: no task runs on CPU 1 to be the waker"}}) {
+    Sim sim(parse_ok(std::string("kernel ") + kernel + "\ntopology sockets=1 cores=4\nfeature kernel_placement=on\n" +
+                     "task p run=1ms sleep=10s cpus=2\n" + op + "\nrun 6ms\n"));
+    sim.run();
+    ASSERT_EQ(sim.rejected_ops().size(), 1u) << kernel;
+    EXPECT_EQ(sim.rejected_ops()[0].reason, reason);
+    EXPECT_EQ(task(sim, "p").state, TaskState::sleeping) << kernel;
+  }
 }
 
 }  // namespace
