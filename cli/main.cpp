@@ -41,7 +41,6 @@ void usage() {
               "Exit codes: 0 ok, 1 a verdict or check differs from the expected one, 2 bad input.\n");
 }
 
-
 int dispatch(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   if (first == "--help" || first == "-h" || (first == "help" && argc == 2)) return usage(), 0;

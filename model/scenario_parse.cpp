@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <set>
 #include <type_traits>
 
 #include "arith/fair_math.h"
@@ -504,13 +503,9 @@ class Parser {
   // ---- whole-file checks -------------------------------------------------
 
   void finish() {
-    resolve_names(pending_, tasks_, groups_);
-    // wakes= names: tasks of the file, at time 0 or spawned.
-    std::set<std::string_view> spawned;
-    for (const PendingOp& p : pending_)
-      if (const auto* sp = std::get_if<op::Spawn>(&p.op.op)) spawned.insert(sp->task.name);
-    for (const auto& [n, loc] : wakee_uses_)
-      if (!tasks_.count(n) && !spawned.count(n)) fail_at(loc, "task " + quote(n) + " (wakes=) is not in the file");
+    const Declared all_tasks = resolve_names(pending_, tasks_, groups_);
+    for (const auto& [n, loc] : wakee_uses_)  // wakes= names: tasks of the file, at time 0 or spawned
+      if (!all_tasks.count(n)) fail_at(loc, "task " + quote(n) + " (wakes=) is not in the file");
     // CPUs against the topology, in file order.
     const unsigned nr_cpus = s_.topology.nr_cpus();
     for (const CpuUse& u : cpu_uses_)

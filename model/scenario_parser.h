@@ -67,8 +67,8 @@ std::string parent_path(const std::string& path);
 
 // Sorts the ops by time (stable: equal times keep file order), then checks
 // that each names only tasks and groups that exist at its time and declares
-// nothing twice.
-void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups);
+// nothing twice. Returns every task of the file: time 0's and the spawned.
+Declared resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups);
 
 // Checks the ops' times against the clock: no op is before the end of an
 // earlier advance, and none (nor the end of an advance) after the end of the

@@ -15,7 +15,7 @@ namespace cfsv::scenario_text {
 
 std::string parent_path(const std::string& path) { return path.substr(0, std::max<std::size_t>(path.rfind('/'), 1)); }
 
-void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups) {
+Declared resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups) {
   std::stable_sort(ops.begin(), ops.end(), [](const PendingOp& a, const PendingOp& b) { return a.op.at < b.op.at; });
   std::map<std::string, const PendingOp*> spawn_of, create_of;  // first spawn/create of each name in time order
   for (const PendingOp& p : ops) {
@@ -83,6 +83,7 @@ void resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared groups)
         },
         p.op.op);
   }
+  return tasks;
 }
 
 void check_times(const std::vector<PendingOp>& ops, Nanos duration, unsigned run_line) {
