@@ -78,6 +78,11 @@ void append(std::vector<std::string>& to, std::vector<std::string> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
+// The nice, and the policy when it is not SCHED_NORMAL: "19 idle".
+std::string nice_cell(const Task& k) {
+  return std::to_string(k.nice) + (k.policy == Policy::normal ? "" : std::string(" ") + policy_name(k.policy));
+}
+
 }  // namespace
 
 void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostream& out) {
@@ -92,7 +97,7 @@ void print_tasks(const Sched& s, const Interval& iv, bool whole_run, std::ostrea
     std::vector<std::string> row = {k.name};
     if (whole_run)
       append(row,
-             {std::to_string(k.cpu.v), s.tg[k.group].path, std::to_string(k.nice), std::string(to_string(k.state))});
+             {std::to_string(k.cpu.v), s.tg[k.group].path, nice_cell(k), std::string(to_string(k.state))});
     append(row, {ms(f.cpu_ns), percent(f.cpu_ns, length), std::to_string(f.switches), std::to_string(f.migrations),
                  ms(f.wait_ns)});
     append(row, latency_cells(f.latency));
@@ -189,7 +194,7 @@ void tasks_json(JsonWriter& j, const Sched& s, const Interval& iv, bool whole_ru
     j.field("migrations", f.migrations).field("wait_ns", f.wait_ns);
     if (whole_run) {
       j.field("cpu", t.cpu.v).field("group", s.tg[t.group].path).field("nice", t.nice);
-      j.field("state", to_string(t.state));
+      j.field("policy", policy_name(t.policy)).field("state", to_string(t.state));
       if (s.era.tracks_pelt) pelt_json(j, s.era, s.se[t.se].pelt.avg);
     }
     j.field("share", share(f.cpu_ns, length)).key("latency");

@@ -66,7 +66,9 @@ LbEnv make_env(Sched& s, CpuId dst, std::size_t level, Idle idle) {
 // task_hot (v5.15; v4.4 under era 1, which has no SMT exemption): p ran on
 // its CPU within migration_cost, or is a buddy while dst_rq has tasks (v3.10:
 // this_rq(), the CPU running the balance, whose tasks the pass's moves count).
+// A SCHED_IDLE task is never hot (every era).
 bool task_hot(const Sched& s, TaskId p, const LbEnv& env) {
+  if (s.tasks[p].policy == Policy::idle) return false;
   if (env.sd->flags.has(F::SHARE_CPUCAPACITY) && !s.era.balance_v4) return false;  // SMT siblings share cache
   const EntityId se = s.tasks[p].se;
   const CfsRq& c = s.cfs[s.se[se].cfs_rq];
@@ -441,7 +443,7 @@ int load_balance(Sched& s, CpuId dst, std::size_t level, Idle idle, bool& contin
 void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
   const bool v3 = s.era.balance_v3;
   if (s.era.balance_v4) update_blocked_averages_of_era(s, cpu);
-  bool continue_balancing = true, busy = idle != Idle::idle;  // no SCHED_IDLE tasks
+  bool continue_balancing = true, busy = idle != Idle::idle && !sched_idle_cpu(s, cpu);
   const uint64_t now = jiffies(s);
   uint64_t next_balance = now + 60ull * s.tun.hz;
   bool update_next = false, need_decay = false;
@@ -463,7 +465,7 @@ void rebalance_domains(Sched& s, CpuId cpu, Idle idle) {
     if (time_after_eq(now, b.last_balance + interval)) {
       if (load_balance(s, cpu, level, idle, continue_balancing)) {
         idle = idle_cpu(s, cpu) ? Idle::idle : Idle::not_idle;
-        busy = idle != Idle::idle;
+        busy = idle != Idle::idle && !sched_idle_cpu(s, cpu);
       }
       b.last_balance = now;
       if (!v3) interval = sd_balance_interval(s, sd, b, busy);

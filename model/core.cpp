@@ -49,6 +49,28 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 
 namespace {
 
+// set_load_weight's weight (kernel/sched/core.c v3.10..v6.5): a SCHED_IDLE
+// task's is WEIGHT_IDLEPRIO whatever its nice; others' their nice level's.
+LoadWeight<uint64_t> task_load_weight(const Sched& s, int nice, Policy policy) {
+  if (policy == Policy::idle) return {scale_load<uint64_t>(kWeightIdlePrio, s.res), kWmultIdlePrio};
+  return {scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
+}
+
+// set_load_weight(p, true) (kernel/sched/core.c v3.10..v6.5) from the task's
+// nice and policy: v5.15's PELT era reweights a SCHED_NORMAL or SCHED_BATCH
+// task through reweight_task, queued or not (a SCHED_IDLE one too with
+// v6.11's reweight_idle_task); other weights, and every weight in v3.10 and
+// v4.4, are assigned, leaving v5.15's PELT load at the old weight's scale.
+void set_load_weight(Sched& s, TaskId task) {
+  Task& t = s.tasks[task];
+  const LoadWeight<uint64_t> lw = task_load_weight(s, t.nice, t.policy);
+  if (s.era.pelt && (t.policy != Policy::idle || s.features[Feature::reweight_idle_task]))
+    return reweight_task(s, task, lw);
+  SchedEntity& e = s.se[t.se];
+  if (s.era.pelt && e.load.weight != lw.weight) t.load_unscaled = true;
+  e.load = lw;
+}
+
 // Placement without load balancing: the lowest allowed active CPU with the
 // fewest runnable tasks (cfs.h_nr_running); none when no allowed CPU is active.
 CpuId select_cpu(const Sched& s, const Task& t) {
@@ -291,11 +313,12 @@ TaskId sched_fork(Sched& s, const TaskSpec& spec, GroupId group, const CpuMask& 
   const TaskId id = slot ? slot : TaskId(s.tasks.size());
   SchedEntity e;
   e.task = id;
-  e.load = {scale_load<uint64_t>(nice_to_weight(spec.nice), s.res), nice_to_wmult(spec.nice)};
+  e.load = task_load_weight(s, spec.nice, spec.policy);
   Task t;
   t.name = spec.name;
   t.spec = spec;
   t.nice = spec.nice;
+  t.policy = spec.policy;
   t.allowed = allowed;
   t.group = group;
   if (parent) t.wakee = s.tasks[parent].wakee;
@@ -475,24 +498,40 @@ void ttwu_runnable(Sched& s, TaskId task) {
 // returns at once; a queued task is dequeued (DEQUEUE_SAVE from v4.4 on),
 // reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern).
 // Then v3.10..v5.4 reschedule when the nice went down, or went up on the
-// running task; v5.15 calls prio_changed_fair.
+// running task; v5.15 calls prio_changed_fair. A SCHED_IDLE task keeps its
+// weight (v5.15's set_load_weight sets it without reweight_task).
 void set_user_nice(Sched& s, TaskId task, int nice) {
   Task& t = s.tasks[task];
   if (nice == t.nice) return;
   touch(s, t.cpu);
-  const LoadWeight<uint64_t> lw{scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
   const int old_nice = t.nice;
-  t.nice = nice;
-  // set_load_weight: v5.15 reweights through reweight_task (PELT), queued or not
-  const auto set_load_weight = [&] {
-    if (s.era.pelt) reweight_task(s, task, lw);
-    else s.se[t.se].load = lw;
+  const auto change = [&] {
+    t.nice = nice;
+    set_load_weight(s, task);
   };
-  if (!task_on_rq_queued(t)) return set_load_weight();
+  if (!task_on_rq_queued(t)) return change();
   const bool running = s.rq[t.cpu].curr == task;
-  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, set_load_weight);
+  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, change);
   if (s.features[Feature::nice_prio_changed]) prio_changed_fair(s, task, old_nice);
   else if (nice < old_nice || running) resched_curr(s, t.cpu);
+}
+
+// __sched_setscheduler (kernel/sched/core.c v3.10, v4.4, v5.15) from one
+// fair policy to another (sched_setscheduler passes the task's own nice):
+// the same policy returns at once; otherwise a queued task is dequeued and,
+// running, put; its policy and weight set; then set as curr and enqueued
+// (v3.10, v4.4) or enqueued and set (v5.15). Its prio is unchanged, so
+// check_class_changed calls nothing: no reschedule, no preemption check.
+void sched_setscheduler(Sched& s, TaskId task, Policy policy) {
+  Task& t = s.tasks[task];
+  if (policy == t.policy) return;
+  touch(s, t.cpu);
+  const auto change = [&] {
+    t.policy = policy;
+    set_load_weight(s, task);
+  };
+  if (!task_on_rq_queued(t)) return change();
+  change_queued_task(s, task, kDequeueSave, true, change);
 }
 
 // set_cpus_allowed_ptr (kernel/sched/core.c: v3.10 set_cpus_allowed_ptr; v4.4

@@ -38,6 +38,8 @@ void block_task(Sched& s, TaskId task, TaskState to);
 void do_exit(Sched& s, TaskId task);
 
 void set_user_nice(Sched& s, TaskId task, int nice);
+// sched_setscheduler between fair policies (the `policy` op).
+void sched_setscheduler(Sched& s, TaskId task, Policy policy);
 // allowed: trimmed to the CPUs that exist, and not empty unless it means every CPU.
 void set_cpus_allowed_ptr(Sched& s, TaskId task, const CpuMask& allowed);
 // sched_move_task: the task joins the group sched_get_task_group names

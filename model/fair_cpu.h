@@ -67,5 +67,19 @@ inline bool idle_cpu(const Sched& s, CpuId cpu) {
 // available_idle_cpu (kernel/sched/core.c v5.15): idle_cpu and not a preempted
 // vCPU (never, in the model).
 inline bool available_idle_cpu(const Sched& s, CpuId cpu) { return idle_cpu(s, cpu); }
+// sched_idle_rq (kernel/sched/fair.c v5.4+): it runs tasks, all SCHED_IDLE.
+inline bool sched_idle_rq(const Sched& s, CpuId cpu) {
+  const uint32_t n = rq_nr_running(s, cpu);
+  return n && n == root_cfs_rq(s, cpu).idle_h_nr_running;
+}
+// sched_idle_cpu (kernel/sched/fair.c v5.4+), with the feature that brings it:
+// placement and balancing take such a CPU as (nearly) idle.
+inline bool sched_idle_cpu(const Sched& s, CpuId cpu) {
+  return s.features[Feature::sched_idle_cpu] && sched_idle_rq(s, cpu);
+}
+// available_idle_cpu || sched_idle_cpu: v5.15's test in select_idle_sibling's scans.
+inline bool idle_or_sched_idle(const Sched& s, CpuId cpu) {
+  return available_idle_cpu(s, cpu) || sched_idle_cpu(s, cpu);
+}
 
 }  // namespace cfsv

@@ -46,8 +46,15 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
   s.counters.resched_tick++;
 }
 
-// set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's)
+// A SCHED_IDLE task's entity (se_is_idle, v5.15, without idle groups).
+static bool se_is_idle(const Sched& s, EntityId sei) {
+  return s.se[sei].is_task() && s.tasks[s.se[sei].task].policy == Policy::idle;
+}
+
+// set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's;
+// never a SCHED_IDLE task)
 void set_next_buddy(Sched& s, EntityId sei) {
+  if (se_is_idle(s, sei)) return;
   for (; sei; sei = s.se[sei].parent) {
     if (!s.se[sei].on_rq) return;
     s.cfs[s.se[sei].cfs_rq].next = sei;
@@ -84,8 +91,9 @@ int wakeup_preempt_entity(const Sched& s, EntityId curr, EntityId sei) {
   return 0;
 }
 
-// set_last_buddy (kernel/sched/fair.c v3.10..v6.5)
+// set_last_buddy (kernel/sched/fair.c v3.10..v6.5; never a SCHED_IDLE task)
 void set_last_buddy(Sched& s, EntityId sei) {
+  if (se_is_idle(s, sei)) return;
   for (; sei; sei = s.se[sei].parent) {
     if (!s.se[sei].on_rq) return;
     s.cfs[s.se[sei].cfs_rq].last = sei;
@@ -153,7 +161,9 @@ void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
 }  // namespace
 
 // find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
-// SCHED_IDLE and SCHED_BATCH policies not modelled)
+// v5.15's idle groups are not modelled, so its se_is_idle tests after
+// find_matching_se change nothing): a SCHED_IDLE curr is preempted by any
+// other woken task; a SCHED_BATCH or SCHED_IDLE wakee never preempts.
 void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
   touch(s, cpu);
   Rq& r = s.rq[cpu];
@@ -168,6 +178,15 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
     next_buddy_marked = true;
   }
   if (r.need_resched) return;
+  const Policy curr_policy = s.tasks[r.curr].policy, policy = s.tasks[task].policy;
+  if (curr_policy == Policy::idle && policy != Policy::idle) {
+    note_decision(s, {Decision::wakeup_idle_curr, s.se[pse].cfs_rq, pse, se});
+    resched_curr(s, cpu);  // the preempt label: no last buddy for a SCHED_IDLE curr
+    s.counters.resched_wakeup++;
+    return;
+  }
+  if (policy != Policy::normal)
+    return note_decision(s, {Decision::wakeup_not_normal, s.se[pse].cfs_rq, pse, se});
   if (!s.features[Feature::wakeup_preemption])
     return note_decision(s, {Decision::wakeup_feature_off, s.se[pse].cfs_rq, pse, se});
   // find_matching_se
@@ -264,14 +283,15 @@ TaskId pick_next_task_fair(Sched& s, CpuId cpu, TaskId prev) {
 }
 
 // yield_task_fair (kernel/sched/fair.c v3.10, v5.15): with another task on
-// the rq, the running task's buddies are cleared, its runtime accounted, and
-// it becomes the skip buddy of each cfs_rq up its hierarchy (set_skip_buddy).
+// the rq, the running task's buddies are cleared, its runtime accounted (not
+// a SCHED_BATCH task's), and it becomes the skip buddy of each cfs_rq up its
+// hierarchy (set_skip_buddy).
 void yield_task_fair(Sched& s, CpuId cpu) {
   if (rq_nr_running(s, cpu) == 1) return;
   const EntityId se = s.tasks[s.rq[cpu].curr].se;
   const CfsRqId cq = s.se[se].cfs_rq;
   clear_buddies(s, cq, se);
-  update_curr(s, cq);
+  if (s.tasks[s.rq[cpu].curr].policy != Policy::batch) update_curr(s, cq);
   for (EntityId x = se; x; x = s.se[x].parent) s.cfs[s.se[x].cfs_rq].skip = x;
 }
 

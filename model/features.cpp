@@ -63,6 +63,8 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::newidle_pulls_one, "newidle_pulls_one", "the kernel is built with CONFIG_PREEMPT (v3.10, v4.4) or CONFIG_PREEMPTION (v5.15, v6.4; PREEMPT_DYNAMIC selects it): detach_tasks (v3.10: move_tasks) stops after the first task a newidle balance takes, to keep the critical section short; off: a kernel built with PREEMPT_VOLUNTARY or PREEMPT_NONE, whose newidle balance takes tasks until the imbalance is met, like a periodic one; on in every profile", kKeep},
     {F::placement_v4_4, "placement_v4_4", "with kernel_placement: era-1 placement of kernel/sched/fair.c v4.4: select_task_rq_fair with the old select_idle_sibling (an LLC group whose CPUs are all idle, from the LLC domain down; no idle-core or SIS_PROP scan, no recent_used_cpu) and, for forks, find_idlest_group over the cpu_load[] indexes (forkexec_idx; wake_idx for wakeups) with half the imbalance_pct as margin, then find_idlest_cpu (the most recently idled CPU, else the least weighted_cpuload); wake_affine by the load indexes and effective_load; off: v5.15's; on in v4.4 and v3.10", kKeep},
     {F::placement_v3_10, "placement_v3_10", "with placement_v4_4: select_task_rq_fair as kernel/sched/fair.c v3.10 has it: a fork with no SD_BALANCE_FORK domain stays on the forking CPU, the domain search does not stop at the first domain without the flag, a wakeup with no SD_WAKE_AFFINE domain holding prev_cpu stays on prev_cpu (no select_idle_sibling), find_idlest_cpu takes the least weighted_cpuload (no idle-state or idle-stamp test), and wake_affine also passes a CPU whose load and prev_cpu's fit in one average task; on in v3.10", kKeep},
+    {F::sched_idle_cpu, "sched_idle_cpu", "a CPU whose queued tasks are all SCHED_IDLE (sched_idle_cpu: rq->nr_running == cfs.idle_h_nr_running) counts as idle: select_idle_sibling's target, prev and recent_used_cpu tests and its scans (select_idle_core, select_idle_smt, __select_idle_cpu, select_idle_capacity) and find_idlest_group_cpu place a task there, rebalance_domains balances it at the idle interval, and dequeue_task_fair makes its balance due when only such tasks are left (the v5.4..v5.8 patches \"Fall back to sched-idle CPU if idle CPU isn't found\", \"Load balance aggressively for SCHED_IDLE CPUs\", \"Make sched-idle CPU selection consistent throughout\"; read in v5.15.100); v5.15's placement and balancing only; on in v5.15 and v6.4", kKeep},
+    {F::reweight_idle_task, "reweight_idle_task", "with pelt_v5: set_load_weight(p, true) (a renice or sched_setscheduler) gives a SCHED_IDLE task its weight through reweight_task as it does any other fair task, so its PELT load is rescaled (\"sched/fair: set_load_weight() must also call reweight_task() for SCHED_IDLE tasks\", v6.11, backported to stable series); off: v5.15.100's and v6.4's set_load_weight assigns WEIGHT_IDLEPRIO and returns, so a task made SCHED_IDLE keeps load_avg at its old weight's scale, and a later attach (a group move) turns that into load_sum = load_avg x divider / 3: after `policy T idle`, `move T /g`, `policy T normal` a nice-16 task's load_avg is 29 x 29 / 3 = 280, ten times its weight (docs/model.md, \"Policies\"); off in every profile", kVary},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -93,7 +95,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::migrate_clears_exec_start, F::move_places_sleeper,
-                F::newidle_pulls_one},
+                F::newidle_pulls_one, F::sched_idle_cpu},
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
@@ -107,7 +109,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
                 F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime,
-                F::move_places_sleeper, F::newidle_pulls_one},
+                F::move_places_sleeper, F::newidle_pulls_one, F::sched_idle_cpu},
      Tunables{}},
 });
 }  // namespace

@@ -69,6 +69,8 @@ enum class Feature : unsigned {
   newidle_pulls_one,          // CONFIG_PREEMPT(ION)=y: a newidle balance moves one task (every profile; off: PREEMPT_VOLUNTARY)
   placement_v4_4,             // with kernel_placement: era-1 select_task_rq_fair of v4.4 (profiles v4.4, v3.10)
   placement_v3_10,            // with placement_v4_4: v3.10's differences (profile v3.10)
+  sched_idle_cpu,             // v5.4..v5.8: a CPU running only SCHED_IDLE tasks counts as idle for placement and balancing
+  reweight_idle_task,         // v6.11 (and stable): set_load_weight reweights a SCHED_IDLE task through reweight_task too
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

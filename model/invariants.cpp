@@ -34,9 +34,10 @@ using namespace inv;
 
 [[gnu::always_inline]] inline void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
   const InvariantCensus::Queue& n = x.c.queue[q];
-  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr)
-    x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u)",
-               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr));
+  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr || c.idle_h_nr_running != n.idle_h_nr)
+    x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u), "
+               "idle_h_nr_running %u (SCHED_IDLE tasks below %u)",
+               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr, c.idle_h_nr_running, n.idle_h_nr));
 }
 
 // Compares with the census's last_min_vruntime, which the checker then updates.
@@ -206,7 +207,7 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = load_equals_sum},
     {.info = {"nr-running-consistent",
               "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its "
-              "subtree"},
+              "subtree, idle_h_nr_running the SCHED_IDLE ones"},
      .state = no_lost_entities,
      .cfs_rq = nr_running_consistent},
     {.info = {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},
@@ -243,7 +244,8 @@ constexpr Invariant kInvariants[] = {
               "a task's runnable_avg is at most 1025: 1024 x its h_nr_running (1), plus v5.15's rounding"},
      .task = pelt_runnable_avg_bound},
     {.info = {"pelt-load-avg-bound", "a task's load_avg is at most its weight, scale_load_down(se->load.weight) "
-              "(v4.4, where a renice does not rescale it: nice -20's weight x (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX)"},
+              "(v4.4, where a renice does not rescale it: nice -20's weight x (LOAD_AVG_MAX + 1087) / LOAD_AVG_MAX; "
+              "not for a v5.15 task made SCHED_IDLE without reweight_idle_task, whose load keeps the old scale)"},
      .task = pelt_load_avg_bound},
     {.info = {"group-shares-bound", "a queued group entity's weight is within [MIN_SHARES, tg->shares]"},
      .cfs_rq = group_shares_bound},
@@ -341,6 +343,7 @@ void take_census(const Sched& s, InvariantCensus& c) {
     q.sum_load += e.load.weight;
     q.nr += 1;
     q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
+    q.idle_h_nr += e.is_task() ? s.tasks[e.task].policy == Policy::idle : s.cfs[e.my_q].idle_h_nr_running;
   }
 }
 

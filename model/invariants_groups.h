@@ -38,8 +38,13 @@ constexpr uint64_t kPeltTaskAvgMax = 1025;
 // v3.10's and v4.4's reweight_entity leave load_avg (v3.10: load_avg_contrib)
 // alone (v5.15's recomputes it), so after a renice it moves towards the new
 // weight only at the next update, and a v3.10 child starts with its parent's:
-// their bound is that of the largest weight, nice -20's.
+// their bound is that of the largest weight, nice -20's. v5.15's bound does
+// not hold for a task whose weight set_load_weight changed without
+// reweight_task (Task::load_unscaled: made SCHED_IDLE before v6.11): its
+// load_avg keeps the old scale, and an attach multiplies it by the old
+// weight / 3 (docs/model.md, "Policies"), so such a task is not checked.
 [[gnu::always_inline]] inline void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
+  if (t.load_unscaled) return;
   const SchedEntity& e = x.s.se[t.se];
   const uint64_t w = scale_load_down<uint64_t>(e.load.weight, x.s.res);
   const uint64_t bound = x.s.era.pelt ? w : x.v4_load_bound;

@@ -24,7 +24,7 @@ namespace cfsv::op_table {
 
 // The kinds of argument, each bound to the field of its op that it fills,
 // one token each.
-enum class Arg { task, any_group, leaf_group, nice, cpus, cpu, span, word };
+enum class Arg { task, any_group, leaf_group, nice, cpus, cpu, span, word, policy };
 // A task that exists at the op's time.
 template <class O> struct Task { static constexpr Arg kind = Arg::task; std::string O::*field; };
 // A group that exists at the op's time, '/' too.
@@ -46,6 +46,8 @@ template <class O> struct Word {
   bool O::*field;
   std::string_view off, on;
 };
+// A fair policy: normal, batch or idle (scenario.h kPolicyNames).
+template <class O> struct PolicyName { static constexpr Arg kind = Arg::policy; Policy O::*field; };
 struct Custom {};  // the op's form is its own (see above)
 
 template <class O> Task(std::string O::*) -> Task<O>;
@@ -56,6 +58,7 @@ template <class O> Cpus(CpuMask O::*) -> Cpus<O>;
 template <class O> Cpu(unsigned O::*) -> Cpu<O>;
 template <class O> Span(Nanos O::*) -> Span<O>;
 template <class O> Word(bool O::*, std::string_view, std::string_view) -> Word<O>;
+template <class O> PolicyName(Policy O::*) -> PolicyName<O>;
 
 template <class O, class... A> struct Row {
   using type = O;
@@ -86,6 +89,7 @@ inline constexpr auto kRows = std::tuple{
                           Cpu{&op::SetCpuOnline::cpu}),
     row<op::Yield>("yield", 1, Task{&op::Yield::task}),
     row<op::Ttwu>("ttwu", 1, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}, Word{&op::Ttwu::sync, "", "sync"}),
+    row<op::SetPolicy>("policy", 1, Task{&op::SetPolicy::task}, PolicyName{&op::SetPolicy::policy}),
 };
 
 inline constexpr std::size_t kKinds = std::tuple_size_v<std::remove_const_t<decltype(kRows)>>;
@@ -128,6 +132,8 @@ template <class A> constexpr bool optional(const A& a) {
 template <class A> std::string placeholder(const A& a) {
   if constexpr (A::kind == Arg::word) {
     return optional(a) ? "[" + std::string(a.on) + "]" : std::string(a.off) + "|" + std::string(a.on);
+  } else if constexpr (A::kind == Arg::policy) {
+    return "normal|batch|idle";
   } else {
     constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
     return std::string(kNames[static_cast<int>(A::kind)]);

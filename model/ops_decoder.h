@@ -308,6 +308,7 @@ template <class Reader> class OpsDecoder {
     t.name = "t" + std::to_string(scope_.next_task);
     t.group = task_group();
     t.nice = nice();
+    if (r_->range(0, 7) == 0) t.policy = static_cast<Policy>(r_->range(1, 2));  // SCHED_BATCH or SCHED_IDLE
     t.cpus = affinity();
     const uint64_t kind = o_.busy_only ? 0 : r_->range(0, 2);
     if (kind != 0) {
@@ -394,6 +395,7 @@ template <class Reader> class OpsDecoder {
     else if constexpr (A::kind == op_table::Arg::cpus) v = affinity();
     else if constexpr (A::kind == op_table::Arg::cpu) v = static_cast<unsigned>(r_->range(0, scope_.nr_cpus - 1));
     else if constexpr (A::kind == op_table::Arg::span) v = advance();
+    else if constexpr (A::kind == op_table::Arg::policy) v = static_cast<Policy>(r_->range(0, 2));
     else v = r_->range(0, 1) != 0;  // a word
     return true;
   }

@@ -56,6 +56,15 @@ struct Topology {
 // another task's wakes=, wakes it. Beyond every duration a file can give.
 constexpr uint64_t kSleepWait = ~uint64_t{0};
 
+// Its scheduling policy (sched_setscheduler; include/uapi/linux/sched.h):
+// SCHED_NORMAL, SCHED_BATCH (never preempts on wakeup; a yield does not
+// account its runtime) or SCHED_IDLE (weight 3 whatever its nice; preempted
+// by any other woken task; never cache hot; v5.4+ places wakeups on a CPU
+// running only such tasks as on an idle one). docs/model.md, "Policies".
+enum class Policy : uint8_t { normal, batch, idle };
+constexpr const char* kPolicyNames[] = {"normal", "batch", "idle"};
+inline const char* policy_name(Policy p) { return kPolicyNames[static_cast<unsigned>(p)]; }
+
 // What a task does when it runs.
 struct RunBusy {  // run=busy
   bool operator==(const RunBusy&) const = default;
@@ -106,6 +115,7 @@ struct TaskSpec {
   // task current there; WF_SYNC with sync=on, as pipes and sockets pass).
   std::vector<std::string> wakes = {};
   bool wake_sync = false;
+  Policy policy = {};  // policy=; {}: normal
   // A child a churning task forked (never in a scenario file): it has no name
   // ops can use, and its Task slot is reused once it has exited (model/sim.h).
   bool churn_child = false;
@@ -161,11 +171,14 @@ struct Ttwu {
   bool sync = false;
   bool operator==(const Ttwu&) const = default;
 };
+// `policy TASK normal|batch|idle`: sched_setscheduler(2) between the fair
+// policies (as `chrt -o|-b|-i -p 0 PID`), the nice kept.
+struct SetPolicy { std::string task; Policy policy = {}; bool operator==(const SetPolicy&) const = default; };
 }  // namespace op
 // New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
                         op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline,
-                        op::Yield, op::Ttwu>;
+                        op::Yield, op::Ttwu, op::SetPolicy>;
 
 struct TimedOp {
   Nanos at = 0;

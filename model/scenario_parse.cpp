@@ -113,6 +113,11 @@ class Parser {
     if (!to_uint(digits, limit, v)) fail(col, "nice " + quote(text) + " is out of range [-20, 19]");
     return neg ? -static_cast<int>(v) : static_cast<int>(v);
   }
+  Policy policy_value(std::string_view v, unsigned col) {
+    for (unsigned i = 0; i < std::size(kPolicyNames); ++i)
+      if (v == kPolicyNames[i]) return static_cast<Policy>(i);
+    fail(col, "expected a policy (normal, batch or idle), got " + quote(v));
+  }
   bool on_off(std::string_view v, unsigned col) {
     if (v != "on" && v != "off") fail(col, "expected on or off, got " + quote(v));
     return v == "on";
@@ -278,6 +283,8 @@ class Parser {
         if (!has_group) t.group.clear();
       } else if (kv.key == "nice") {
         t.nice = nice_value(kv.value, kv.value_col);
+      } else if (kv.key == "policy") {
+        t.policy = policy_value(kv.value, kv.value_col);
       } else if (kv.key == "cpus") {
         t.cpus = cpu_list(kv.value, kv.value_col);
       } else if (kv.key == "run") {
@@ -300,7 +307,7 @@ class Parser {
         *at = duration(kv.value, kv.value_col, "at");
         at_loc = here(kv.value_col);
       } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, cpus, run, runtime, sleep, fork, child, children, wakes, sync" +
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, policy, cpus, run, runtime, sleep, fork, child, children, wakes, sync" +
                              (at ? ", at)" : "; the time is the at time)"));
       }
     }
@@ -461,6 +468,9 @@ class Parser {
   template <class O> void arg(O& o, const op_table::Span<O>& a, const Token& t, std::string_view word, PendingOp& p) {
     o.*a.field = duration(t.text, t.col, word);
     p.value = here(t.col);
+  }
+  template <class O> void arg(O& o, const op_table::PolicyName<O>& a, const Token& t, std::string_view, PendingOp&) {
+    o.*a.field = policy_value(t.text, t.col);
   }
   template <class O> void arg(O& o, const op_table::Word<O>& a, const Token& t, std::string_view word, PendingOp&) {
     if (t.text != a.off && t.text != a.on)

@@ -19,6 +19,7 @@ std::string task_fields(const TaskSpec& t) {
   std::string s = t.group.empty() ? "" : "group=" + t.group + " ";
   if (!t.parent.empty()) s += "parent=" + t.parent + " ";
   s += "nice=" + std::to_string(t.nice);
+  if (t.policy != Policy::normal) s += std::string(" policy=") + policy_name(t.policy);
   if (t.cpus.any()) s += " cpus=" + format_cpu_list(t.cpus);
   std::visit(
       [&](const auto& b) {
@@ -54,6 +55,9 @@ template <class O> std::string arg_text(const O& o, const op_table::Nice<O>& a) 
 template <class O> std::string arg_text(const O& o, const op_table::Cpus<O>& a) { return format_cpu_list(o.*a.field); }
 template <class O> std::string arg_text(const O& o, const op_table::Cpu<O>& a) { return std::to_string(o.*a.field); }
 template <class O> std::string arg_text(const O& o, const op_table::Span<O>& a) { return format_duration(o.*a.field); }
+template <class O> std::string arg_text(const O& o, const op_table::PolicyName<O>& a) {
+  return policy_name(o.*a.field);
+}
 template <class O> std::string arg_text(const O& o, const op_table::Word<O>& a) {
   return std::string(o.*a.field ? a.on : a.off);
 }

@@ -152,6 +152,7 @@ struct CfsRq {
   uint64_t load_weight = 0;   // load.weight; its inv_weight is always lazy (update_load_add clears it)
   uint32_t nr_running = 0;    // entities queued here, curr included
   uint32_t h_nr_running = 0;  // tasks queued in this cfs_rq's whole subtree
+  uint32_t idle_h_nr_running = 0;  // of those, SCHED_IDLE ones (v5.4+ counts them; kept in every era)
   uint64_t min_vruntime = kInitMinVruntime;
   EntityId curr;              // the entity running here (not in the timeline)
   EntityId next, last, skip;  // buddies
@@ -229,6 +230,11 @@ struct Task {
   int32_t pid = 0;  // 1000 + index, for perf-style output
   TaskSpec spec;
   int nice = 0;
+  Policy policy = Policy::normal;  // p->policy
+  // v5.15's set_load_weight gave it a new weight without reweight_task (a
+  // `policy` op to SCHED_IDLE, before v6.11's reweight_idle_task): its PELT
+  // load keeps the old weight's scale, so pelt-load-avg-bound skips it.
+  bool load_unscaled = false;
   CpuMask allowed;  // empty = every CPU
   GroupId group = kRootGroup;      // p->sched_task_group
   GroupId cgroup = kRootGroup;     // its cpu cgroup (task_css): what `move` writes

@@ -123,7 +123,8 @@ bool update_pick_idlest(const WakeupStats& idlest, const WakeupStats& sgs) {
   return idlest.v.avg_load > sgs.v.avg_load;  // overloaded, fully busy: the lowest avg_load
 }
 
-// find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL).
+// find_idlest_group_cpu (kernel/sched/fair.c v5.15): no cpuidle states (idle_get_state is NULL);
+// the first CPU running only SCHED_IDLE tasks (sched_idle_cpu) at once.
 CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId this_cpu) {
   if (g.span.count() == 1) return cpumask_first(g.span);
   uint64_t min_load = ULONG_MAX;
@@ -131,6 +132,7 @@ CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId
   CpuId least_loaded_cpu = this_cpu, shallowest_idle_cpu;
   for (const CpuId i : s.rq.ids()) {
     if (!g.span.test(i.index()) || !cpu_allowed(task_of(s, p), i)) continue;
+    if (sched_idle_cpu(s, i)) return i;
     if (available_idle_cpu(s, i)) {
       if (idle_stamp_of(s, i) > latest_idle_timestamp) {
         latest_idle_timestamp = idle_stamp_of(s, i);
@@ -144,8 +146,8 @@ CpuId find_idlest_group_cpu(const Sched& s, const SchedGroup& g, TaskId p, CpuId
   return shallowest_idle_cpu ? shallowest_idle_cpu : least_loaded_cpu;
 }
 
-// __select_idle_cpu (kernel/sched/fair.c v5.15): no SCHED_IDLE tasks, no core scheduling.
-CpuId select_idle_cpu_one(const Sched& s, CpuId cpu) { return available_idle_cpu(s, cpu) ? cpu : CpuId{}; }
+// __select_idle_cpu (kernel/sched/fair.c v5.15): no core scheduling.
+CpuId select_idle_cpu_one(const Sched& s, CpuId cpu) { return idle_or_sched_idle(s, cpu) ? cpu : CpuId{}; }
 
 // select_idle_core (kernel/sched/fair.c v5.15, CONFIG_SCHED_SMT)
 CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus, CpuId& idle_cpu) {
@@ -155,8 +157,12 @@ CpuId select_idle_core(const Sched& s, const Task& t, CpuId core, CpuMask& cpus,
   for (const CpuId c : each_cpu(smt)) {
     if (!available_idle_cpu(s, c)) {
       idle = false;
-      if (!idle_cpu) continue;
-      break;
+      if (idle_cpu) break;
+      if (sched_idle_cpu(s, c) && cpu_allowed(t, c)) {
+        idle_cpu = c;
+        break;
+      }
+      continue;
     }
     if (!idle_cpu && cpu_allowed(t, c)) idle_cpu = c;
   }
@@ -170,7 +176,7 @@ CpuId select_idle_smt(const Sched& s, const Task& t, const SchedDomain& sd, CpuI
   const CpuMask& smt = s.topo.smt_mask[target];
   for (const CpuId c : each_cpu(smt)) {
     if (!cpu_allowed(t, c) || !sd.span.test(c.index())) continue;
-    if (available_idle_cpu(s, c)) return c;
+    if (idle_or_sched_idle(s, c)) return c;
   }
   return CpuId{};
 }
@@ -232,7 +238,7 @@ CpuId select_idle_capacity(const Sched& s, TaskId p, const SchedDomain& sd, CpuI
   CpuId best;
   for (unsigned i = 0; i < n; ++i) {  // for_each_cpu_wrap(cpu, cpus, target)
     const CpuId c((target.index() + i) % n);
-    if (!sd.span.test(c.index()) || !cpu_allowed(t, c) || !available_idle_cpu(s, c)) continue;
+    if (!sd.span.test(c.index()) || !cpu_allowed(t, c) || !idle_or_sched_idle(s, c)) continue;
     if (task_fits_cpu(s, p, c)) return c;
     if (capacity_of(s, c) > best_cap) best_cap = capacity_of(s, c), best = c;
   }
@@ -370,7 +376,7 @@ CpuId select_idle_sibling(Sched& s, TaskId task, CpuId prev, CpuId target, CpuId
   // asymmetric capacities: an idle CPU is taken only if the task fits it (asym_fits_cpu)
   const bool asym = s.topo.asym_cpucap_active;
   if (asym && s.era.pelt) sync_entity_load_avg(s, t.se);  // v5.15 PELT
-  const auto idle_fits = [&](CpuId c) { return available_idle_cpu(s, c) && (!asym || task_fits_cpu(s, task, c)); };
+  const auto idle_fits = [&](CpuId c) { return idle_or_sched_idle(s, c) && (!asym || task_fits_cpu(s, task, c)); };
   if (idle_fits(target)) return target;
   if (prev != target && cpus_share_cache(s, prev, target) && idle_fits(prev)) return prev;
   const CpuId recent_used_cpu = t.recent_used_cpu;

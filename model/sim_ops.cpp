@@ -168,6 +168,14 @@ struct Sim::OpHandler {
     set_user_nice(s, t, o.nice);
     return applied;
   }
+  // Another process's call (chrt -p): the task need not run.
+  R operator()(const op::SetPolicy& o) {
+    R r{};
+    const TaskId t = live_task(o.task, &r);
+    if (!t) return r;
+    sched_setscheduler(s, t, o.policy);
+    return applied;
+  }
   R operator()(const op::SetAffinity& o) {
     R r{};
     const TaskId t = live_task(o.task, &r);
@@ -364,6 +372,7 @@ void Sim::churn_fork() {
   child.group.clear();  // the parent's, when it forks
   child.parent = p.name;
   child.nice = p.nice;
+  child.policy = p.policy;  // sched_fork keeps the parent's (no sched_reset_on_fork)
   child.cpus = p.allowed;
   child.behaviour = RunPeriodic{p.spec.churn.child_run, std::nullopt};
   child.churn_child = true;

@@ -43,6 +43,8 @@ struct Decision {
     wakeup_preempt,        // resched: vdiff a > wakeup_gran b
     wakeup_no_preempt,     // kept: vdiff a <= wakeup_gran b
     wakeup_feature_off,    // kept: WAKEUP_PREEMPTION off
+    wakeup_idle_curr,      // resched: curr is SCHED_IDLE and the woken task is not
+    wakeup_not_normal,     // kept: the woken task is SCHED_BATCH or SCHED_IDLE
     pick_leftmost,         // the leftmost entity, vruntime a (curr's b, or 0)
     pick_curr,             // curr kept: vruntime a not after the leftmost's b
     pick_next_buddy,       // the next buddy, vruntime a, within wakeup_gran of the leftmost's b
@@ -53,7 +55,9 @@ struct Decision {
   EntityId se;         // tick: curr; wakeup: the woken side; pick: the entity picked
   EntityId other;      // tick: the leftmost; wakeup: curr's side; pick: the leftmost
   int64_t a = 0, b = 0;
-  bool resched() const { return why == tick_slice_used || why == tick_vruntime_ahead || why == wakeup_preempt; }
+  bool resched() const {
+    return why == tick_slice_used || why == tick_vruntime_ahead || why == wakeup_preempt || why == wakeup_idle_curr;
+  }
 };
 // One line: "tick on /g0: g0t3 resched: delta_exec 1000000 > ideal_runtime
 // 562499 (its slice)", "pick on /: group /g1, the leftmost (vruntime

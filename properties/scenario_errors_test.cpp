@@ -77,6 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"task a run=1ms wakes=a\nrun 1s", 1, 22, "task 'a' cannot wake itself"},
         ErrorCase{"task a run=1ms wakes=c\nrun 1s", 1, 22, "task 'c' (wakes=) is not in the file"},
         ErrorCase{"task a run=1ms sync=on\nrun 1s", 1, 16, "sync= needs wakes=NAME"},
+        ErrorCase{"task a policy=fifo\nrun 1s", 1, 15, "expected a policy (normal, batch or idle), got 'fifo'"},
+        ErrorCase{"task a policy=idle policy=batch\nrun 1s", 1, 20, "duplicate key 'policy'"},
         ErrorCase{"task a run=1ns sleep=wait\nrun 1s", 1, 8, "run=1ns sleep=wait; a task that waits to be woken needs run >= 1us"},
         ErrorCase{"task b\ntask a run=1ms wakes=b,,c\nrun 1s", 2, 24, "wakes= needs task names separated by ','"},
         ErrorCase{"task b\ntask a run=1ms wakes=b sync=yes\nrun 1s", 2, 29, "expected on or off, got 'yes'"},

@@ -379,6 +379,7 @@ TaskSpec any_task(std::string name, const std::vector<std::string>& groups, unsi
     if (*rc::gen::arbitrary<bool>()) t.group.clear();  // the parent's group
   }
   t.nice = *rc::gen::inRange(-20, 20);
+  t.policy = *rc::gen::element(Policy::normal, Policy::batch, Policy::idle);
   t.cpus = any_cpus(nr_cpus);
   // A task that sleeps repeats at least every kMinPeriod.
   const Nanos run = any_duration(1, kMaxScenarioTime);
@@ -474,6 +475,8 @@ rc::Gen<Scenario> any_scenario() {
           v = *rc::gen::inRange(0u, nr_cpus);
         } else if constexpr (kind == Arg::span) {
           v = any_duration(0, kMaxScenarioTime - clock);
+        } else if constexpr (kind == Arg::policy) {
+          v = *rc::gen::element(Policy::normal, Policy::batch, Policy::idle);
         } else {
           v = *rc::gen::arbitrary<bool>();
         }

@@ -204,7 +204,7 @@ TEST(Churn, ForksStopAtChildrenAndAtTheParentsExit) {
 TEST(Churn, RandomScenariosReuseSlotsWithoutChangingTheRun) {
   DeterministicRandom rng(2026);
   uint64_t churning = 0, reused = 0;
-  for (int n = 0; n < 200; ++n) {
+  for (int n = 0; n < 250; ++n) {
     std::vector<uint8_t> bytes(1024);
     for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
     fuzz::ByteReader r(bytes.data(), bytes.size());

@@ -72,6 +72,7 @@ inline rc::Gen<TaskSpec> gen_task_spec(const SimNames& m, std::string name) {
     t.name = name;
     t.group = m.groups[*properties::gen_uniform(0, m.groups.size() - 1)].first;
     t.nice = *properties::gen_nice();
+    if (const uint64_t p = *properties::gen_uniform(0, 7); p >= 6) t.policy = p == 6 ? Policy::batch : Policy::idle;
     t.cpus = *gen_affinity(m.nr_cpus);
     t.behaviour = *gen_behaviour();
     if (!std::holds_alternative<RunBusy>(t.behaviour) && !m.tasks.empty() && *properties::gen_uniform(0, 3) == 3) {
@@ -143,6 +144,9 @@ template <class O> unsigned gen_arg(const op_table::Cpu<O>&, const SimNames& m) 
 }
 template <class O> Nanos gen_arg(const op_table::Span<O>&, const SimNames&) { return *gen_advance(); }
 template <class O> bool gen_arg(const op_table::Word<O>&, const SimNames&) { return *properties::gen_uniform(0, 1) == 1; }
+template <class O> Policy gen_arg(const op_table::PolicyName<O>&, const SimNames&) {
+  return static_cast<Policy>(*properties::gen_uniform(0, 2));
+}
 
 // The Custom rows.
 inline op::Spawn gen_custom(const op::Spawn&, const SimNames& m) {
