@@ -38,6 +38,7 @@ constexpr KindRow kKinds[] = {
     {ClaimKind::pelt_shares_in_range, "pelt_shares_in_range", Family::pelt},
     // a periodic PELT history: hundreds of updates, ~100 us a case under ASan
     {ClaimKind::pelt_periodic_util, "pelt_periodic_util", Family::pelt, "invariant holds", 30},
+    {ClaimKind::pelt_idle_reweight, "pelt_idle_reweight", Family::pelt},
     {ClaimKind::pelt_sync_floor, "pelt_sync_floor", Family::pelt},
     {ClaimKind::sim_unobservable, "sim_unobservable", Family::sim, "equal results"},
     {ClaimKind::sim_first_pick_sooner, "sim_first_pick_sooner", Family::sim, "no later"},

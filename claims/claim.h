@@ -35,6 +35,7 @@ enum class ClaimKind {
   pelt_tg_threshold,          // unforced: each contribution within contrib >> the era's shift of its load
   pelt_shares_in_range,       // calc_group_shares in [MIN_SHARES, tg->shares]
   pelt_periodic_util,         // a periodic task's util_avg within its ripple bound (claims/pelt_periodic.h)
+  pelt_idle_reweight,         // a task made SCHED_IDLE by set_load_weight, attached, reweighted: load_avg <= its weight
   pelt_sync_floor,            // after dequeue_load_avg / detach_entity_load_avg (relaxed when the claim's features
                               //   have pelt_relaxed_sum_sync): each cfs_rq sum >= its avg * PELT_MIN_DIVIDER
   // Simulation-differential (claims/sim_diff.h): one random scenario run with

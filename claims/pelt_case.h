@@ -32,6 +32,7 @@
 #include "model/arith/pelt_shares.h"
 #include "model/arith/pelt_v3.h"
 #include "model/arith/pelt_v4.h"
+#include "model/arith/weights.h"
 
 namespace cfsv {
 
@@ -64,7 +65,7 @@ template <class V> V pelt_value(const std::vector<PeltValue<V>>& values, std::st
 template <class V> V PeltCase<V>::operator[](std::string_view name) const { return pelt_value(in, name); }
 
 // Which decoder a PELT kind uses.
-enum class PeltShape { decay, update, tg, shares, periodic, sync };
+enum class PeltShape { decay, update, tg, shares, periodic, sync, idle_reweight };
 constexpr PeltShape pelt_shape(ClaimKind k) {
   switch (k) {
     case ClaimKind::pelt_decay_bounded:
@@ -74,6 +75,7 @@ constexpr PeltShape pelt_shape(ClaimKind k) {
     case ClaimKind::pelt_shares_in_range: return PeltShape::shares;
     case ClaimKind::pelt_periodic_util: return PeltShape::periodic;
     case ClaimKind::pelt_sync_floor: return PeltShape::sync;
+    case ClaimKind::pelt_idle_reweight: return PeltShape::idle_reweight;
     default: return PeltShape::update;
   }
 }
@@ -143,6 +145,26 @@ template <Reader R> void decode_pelt_sync(R& r, PeltCase<typename R::value_type>
   in("runnable_sum", runnable * div + rest(div));
 }
 
+// The idle-reweight shape (v5.15's types): a task of weight before_weight
+// (WEIGHT_IDLEPRIO..nice -20's, scaled down), its load in sync (load_avg =
+// weight x load_sum / divider, load_sum <= its divider), made SCHED_IDLE
+// (set_load_weight), attached to a cfs_rq whose period_contrib it takes (a
+// group move), then reweighted to after_weight (a renice or
+// sched_setscheduler to another policy), all within one PELT period.
+template <Reader R> void decode_pelt_idle_reweight(R& r, PeltCase<typename R::value_type>& c) {
+  using V = typename R::value_type;
+  const auto in = [&c](std::string_view name, V v) {
+    c.in.push_back({name, v});
+    return v;
+  };
+  const V w = in("before_weight", r.range(kWeightIdlePrio, sched_prio_to_weight.front()));
+  const V div = pelt_v5_divider(in("se_period_contrib", r.range(0, kPeltPeriodUs - 1)));
+  const V load_sum = in("load_sum", r.range(V(0), div, pelt_tables().load_avg_max));
+  in("load_avg", w * load_sum / div);
+  in("period_contrib", r.range(0, kPeltPeriodUs - 1));
+  in("after_weight", r.range(kWeightIdlePrio, sched_prio_to_weight.front()));
+}
+
 // Reads a case of the claim's domain. Each era's entity: v5.15 a task or
 // group entity (weight MIN_SHARES..scale_load(MAX_SHARES), runnable its
 // h_nr_running), v4.4 the same in its unscaled loads, v3.10 a task of any
@@ -188,6 +210,7 @@ template <Reader R> PeltCase<typename R::value_type> decode_pelt_case(R& r, cons
       return c;
     }
     case PeltShape::sync: return decode_pelt_sync(r, c, d.util_limit), c;
+    case PeltShape::idle_reweight: return decode_pelt_idle_reweight(r, c), c;
     case PeltShape::update: break;
   }
   const uint64_t limit = d.util_limit;
@@ -341,6 +364,23 @@ template <class V> pelt_v5_15::SchedAvg<V> pelt_sync(const PeltCase<V>& c, bool 
   return pelt_v5_15::select_each(c["detach"] != V(0), detached, dequeued);
 }
 
+// The idle-reweight shape: the task's load_avg at the end. set_load_weight
+// gives it WEIGHT_IDLEPRIO, through reweight_task only when `fixed` (v6.11;
+// v5.15.100 assigns it); attach_entity_load_avg rebuilds load_sum from
+// load_avg per unit of that weight; reweight_entity to after_weight.
+template <class V> V pelt_idle_reweight(const PeltCase<V>& c, bool fixed) {
+  pelt_v5_15::SchedAvg<V> se, cfs;
+  se.period_contrib = c["se_period_contrib"];
+  se.load_sum = c["load_sum"];
+  se.load_avg = c["load_avg"];
+  const V idle(kWeightIdlePrio);
+  if (fixed) pelt_v5_15::reweight_load_avg(se, idle);
+  cfs.period_contrib = c["period_contrib"];
+  pelt_v5_15::attach_entity_load_avg(cfs, se, idle);
+  pelt_v5_15::reweight_load_avg(se, c["after_weight"]);
+  return se.load_avg;
+}
+
 // The periodic shape's parameters.
 inline PeltPeriodic pelt_periodic(const PeltCase<uint64_t>& c) {
   return {c["period"], c["run"], c["half_lives"], c["tick"], c["sleep_first"] != 0};
@@ -376,6 +416,8 @@ template <class V> auto pelt_holds(const Claim& claim, const PeltCase<V>& c) {
       const V shares = pelt_shares(c);
       return shares >= V(kFairMinShares) && shares <= c["tg_shares"];
     }
+    case ClaimKind::pelt_idle_reweight:
+      return pelt_idle_reweight(c, claim.features[Feature::reweight_idle_task]) <= c["after_weight"];
     case ClaimKind::pelt_sync_floor: {
       const pelt_v5_15::SchedAvg<V> a = pelt_sync(c, claim.features[Feature::pelt_relaxed_sum_sync]);
       const V floor = pelt_v5_15::pelt_min_divider<V>();

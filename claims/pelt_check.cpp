@@ -73,6 +73,12 @@ std::string describe_pelt_domain(const Claim& c) {
              "divider), the cfs_rq's averages at least the entity's: load up to 2^40, util up to " +
              dec(d.util_limit) + ", runnable up to 2^22 x " + dec(d.util_limit) + "; " +
              (c.features[Feature::pelt_relaxed_sum_sync] ? "v5.17's relaxed syncs (v6.4)" : "v5.15.100's rebuild");
+    case PeltShape::idle_reweight:
+      return "a task (weight WEIGHT_IDLEPRIO..88761, scaled down) whose load is in sync (load_sum <= its "
+             "divider) made SCHED_IDLE by set_load_weight, attached to a cfs_rq of any period_contrib and "
+             "reweighted to any such weight in one PELT period; " +
+             std::string(c.features[Feature::reweight_idle_task] ? "v6.11's set_load_weight (reweight_task)"
+                                                                   : "v5.15.100's set_load_weight");
     case PeltShape::update:
       break;
   }
@@ -159,6 +165,13 @@ Counterexample pelt_counterexample(const Claim& claim, const PeltCase<uint64_t>&
           return cx;
         }
       cx.summary = "every sum at least its average x PELT_MIN_DIVIDER after " + std::string(op) + where(c);
+      return cx;
+    }
+    case PeltShape::idle_reweight: {
+      const uint64_t load = pelt_idle_reweight(c, claim.features[Feature::reweight_idle_task]);
+      cx.values.push_back({"after_load_avg", dec(load)});
+      cx.summary = "load_avg " + dec(load) + (load > c["after_weight"] ? " > " : " <= ") + "its weight " +
+                   dec(c["after_weight"]) + " after set_load_weight(SCHED_IDLE), attach and reweight" + where(c);
       return cx;
     }
     case PeltShape::update:

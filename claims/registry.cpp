@@ -155,6 +155,15 @@ std::span<const Claim> all_claims() {
        "after dequeue_load_avg or detach_entity_load_avg, each of the cfs_rq's sums is at least its average x "
        "PELT_MIN_DIVIDER (v5.15.100 rebuilds them from the averages)",
        K::pelt_sync_floor, pelt({P::v5_15}), FeatureSet{}, Shape::none, Expect::holds},
+      {"pelt-idle-reweight/load-within-weight", "v5.15.100's set_load_weight for SCHED_IDLE (before v6.11)",
+       "a task made SCHED_IDLE by set_load_weight, attached to a cfs_rq and reweighted within one PELT period has "
+       "load_avg <= its weight",
+       K::pelt_idle_reweight, pelt({P::v5_15}), FeatureSet{}, Shape::none, Expect::refuted},
+      {"pelt-idle-reweight/load-within-weight-fixed",
+       "v6.11: set_load_weight() must also call reweight_task() for SCHED_IDLE tasks",
+       "a task made SCHED_IDLE by set_load_weight (through reweight_task), attached to a cfs_rq and reweighted "
+       "within one PELT period has load_avg <= its weight",
+       K::pelt_idle_reweight, pelt({P::v5_15}), FeatureSet{F::reweight_idle_task}, Shape::none, Expect::holds},
       {"root-tg-load-avg-skip/unobservable", "seed 000",
        "With the skip, every scheduling decision is identical; only the root's tg load_avg updates disappear.",
        K::sim_unobservable,

@@ -314,7 +314,7 @@ void dequeue_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
 // reweight_entity's PELT part after update_load_set (kernel/sched/fair.c v5.15)
 void reweight_load_avg(Sched& s, CfsRqId cq, EntityId sei) {
   SchedEntity& e = s.se[sei];
-  e.pelt.avg.load_avg = se_weight(s, e) * e.pelt.avg.load_sum / get_pelt_divider(e.pelt.avg);
+  pelt_v5_15::reweight_load_avg<uint64_t>(e.pelt.avg, se_weight(s, e));
   enqueue_load_avg(s, cq, sei);
 }
 

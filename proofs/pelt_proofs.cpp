@@ -36,7 +36,8 @@ Method method_for(ClaimKind k, Budget b) {
   switch (pelt_shape(k)) {
     case PeltShape::tg:
     case PeltShape::shares: return Method::sat;
-    case PeltShape::sync: return Method::ints;
+    case PeltShape::sync:
+    case PeltShape::idle_reweight: return Method::ints;
     case PeltShape::decay: return Method::abstracted;
     case PeltShape::update: return b == Budget::long_ ? Method::entries : Method::sampled;
     case PeltShape::periodic: break;

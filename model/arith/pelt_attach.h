@@ -84,4 +84,10 @@ template <class V> V detach_entity_load_avg(SchedAvg<V>& cfs, const SchedAvg<V>&
   return se.load_sum;
 }
 
+// reweight_entity's PELT part (kernel/sched/fair.c v5.15.100): the entity's
+// load_avg recomputed from its load_sum at its new weight (se_weight).
+template <class V> void reweight_load_avg(SchedAvg<V>& se, V se_weight) {
+  se.load_avg = se_weight * se.load_sum / get_pelt_divider(se);
+}
+
 }  // namespace cfsv::pelt_v5_15
