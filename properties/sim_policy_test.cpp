@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/arith/weights.h"
+#include "model/balance_lb.h"
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
 
@@ -186,6 +187,71 @@ TEST(Policy, V515LeavesAnIdleTasksLoadUnscaledUntilV611sFix) {
     EXPECT_EQ(se(sim, "t").pelt.avg.load_avg, off ? 280u : 29u) << fix;
     EXPECT_EQ(task(sim, "t").load_unscaled, off) << fix;
     EXPECT_TRUE(sim.check_now()) << fix;  // the unscaled task is not held to the bound
+  }
+}
+
+// task_hot (v3.10, v4.4.121, v5.15.100: "if (unlikely(p->policy ==
+// SCHED_IDLE)) return 0"): a waiting task that ran within migration_cost is
+// cache hot, so a balance with no failures behind it (nr_balance_failed 0,
+// not above cache_nice_tries) leaves it, unless it is SCHED_IDLE. b waits on
+// CPU 0 behind a (as SCHED_IDLE it gets 3/1027 of the CPU); CPU 1 balances.
+TEST(Policy, AnIdleTaskIsNeverCacheHot) {
+  for (const char* kernel : {"v3.10", "v4.4", "v5.15"})
+    for (const char* policy : {"normal", "idle"}) {
+      Sim sim(parse_ok(std::string("kernel ") + kernel +
+                       "\ntopology sockets=1 cores=2 threads=1\nfeature load_balance=on\ntask a run=busy cpus=0\n"
+                       "task b run=busy cpus=0 policy=" + policy + "\nrun 20ms\n"));
+      sim.run_to(9 * kMs + kMs / 2);
+      const TaskId a = sim.task_index("a"), b = sim.task_index("b");
+      const TaskId waiting = sim.rqs()[CpuId(0)].curr == a ? b : a;
+      if (std::string(policy) == "idle") {
+        ASSERT_EQ(waiting, b) << kernel;
+      }
+      ASSERT_EQ(sim.apply(op::SetAffinity{task(sim, "a").name, {}}), ApplyResult::applied);
+      ASSERT_EQ(sim.apply(op::SetAffinity{task(sim, "b").name, {}}), ApplyResult::applied);
+      sim.mutable_entity(sim.tasks()[waiting].se).exec_start = sim.now();  // it ran until now
+      lb::LbEnv env = lb::make_env(sim.mutable_sched(), CpuId(1), 0, lb::Idle::idle);
+      env.src_cpu = CpuId(0);
+      ASSERT_EQ(env.sdb->nr_balance_failed, 0u) << kernel;
+      EXPECT_EQ(lb::can_migrate_task(sim.sched(), waiting, env), std::string(policy) == "idle") << kernel << " " << policy;
+    }
+}
+
+// rebalance_domains (v5.15.100): a CPU whose tasks are all SCHED_IDLE is not
+// busy (sched_idle_cpu), so its domain is due every balance_interval instead
+// of busy_factor (16) times that, less a jiffy. Each balanced pass doubles
+// balance_interval up to max_interval (MC of two cores: 2 x 2 ms), so 4
+// jiffies against 63.
+TEST(Policy, V515BalancesACpuRunningOnlyIdleTasksAtTheIdleInterval) {
+  for (const auto& [policy, feature, want] :
+       {std::tuple{"idle", "on", 4u}, {"idle", "off", 63u}, {"normal", "on", 63u}}) {
+    Sim sim(parse_ok(std::string("kernel v5.15\ntopology sockets=1 cores=2 threads=1\nfeature load_balance=on "
+                                 "sched_idle_cpu=") +
+                     feature + "\ntask i run=busy cpus=0 policy=" + policy + "\nrun 200ms\n"));
+    sim.run();
+    ASSERT_EQ(sim.sched().topo.sd[CpuId(0)].size(), 1u);  // MC only
+    const uint64_t last = sim.sched().lb.sd[CpuId(0)][0].last_balance;
+    EXPECT_EQ(sim.sched().rq[CpuId(0)].next_balance - last, uint64_t{want}) << policy << " " << feature;
+  }
+}
+
+// dequeue_task_fair (v5.15.100): when the dequeue leaves only SCHED_IDLE
+// tasks, "balance early to pull high priority tasks": rq->next_balance =
+// jiffies. n sleeps at 5 ms, leaving i on CPU 0: its balance is due at once.
+TEST(Policy, V515MakesTheBalanceDueWhenOnlyIdleTasksAreLeft) {
+  for (const char* feature : {"on", "off"}) {
+    Sim sim(parse_ok(std::string("kernel v5.15\ntopology sockets=1 cores=2 threads=1\nfeature load_balance=on "
+                                 "sched_idle_cpu=") +
+                     feature + "\ntask n run=busy cpus=0\ntask i policy=idle run=busy cpus=0\nat 5ms sleep n\n"
+                               "run 10ms\n"));
+    sim.run_to(5 * kMs);
+    ASSERT_EQ(task(sim, "n").state, TaskState::sleeping) << feature;
+    const uint64_t next = sim.sched().rq[CpuId(0)].next_balance;
+    if (std::string(feature) == "on") {
+      EXPECT_EQ(next, 5u);
+    } else {
+      EXPECT_GT(next, 5u);
+    }
   }
 }
 
