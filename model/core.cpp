@@ -9,6 +9,7 @@
 #include "balance.h"
 #include "cgroup.h"
 #include "fair.h"
+#include "core_change.h"
 #include "fair_cpu.h"
 #include "pelt.h"
 #include "pelt_eras.h"
@@ -48,28 +49,6 @@ ModelEra ModelEra::from(const FeatureSet& f) {
 }
 
 namespace {
-
-// set_load_weight's weight (kernel/sched/core.c v3.10..v6.5): a SCHED_IDLE
-// task's is WEIGHT_IDLEPRIO whatever its nice; others' their nice level's.
-LoadWeight<uint64_t> task_load_weight(const Sched& s, int nice, Policy policy) {
-  if (policy == Policy::idle) return {scale_load<uint64_t>(kWeightIdlePrio, s.res), kWmultIdlePrio};
-  return {scale_load<uint64_t>(nice_to_weight(nice), s.res), nice_to_wmult(nice)};
-}
-
-// set_load_weight(p, true) (kernel/sched/core.c v3.10..v6.5) from the task's
-// nice and policy: v5.15's PELT era reweights a SCHED_NORMAL or SCHED_BATCH
-// task through reweight_task, queued or not (a SCHED_IDLE one too with
-// v6.11's reweight_idle_task); other weights, and every weight in v3.10 and
-// v4.4, are assigned, leaving v5.15's PELT load at the old weight's scale.
-void set_load_weight(Sched& s, TaskId task) {
-  Task& t = s.tasks[task];
-  const LoadWeight<uint64_t> lw = task_load_weight(s, t.nice, t.policy);
-  if (s.era.pelt && (t.policy != Policy::idle || s.features[Feature::reweight_idle_task]))
-    return reweight_task(s, task, lw);
-  SchedEntity& e = s.se[t.se];
-  if (s.era.pelt && e.load.weight != lw.weight) t.load_unscaled = true;
-  e.load = lw;
-}
 
 // Placement without load balancing: the lowest allowed active CPU with the
 // fewest runnable tasks (cfs.h_nr_running); none when no allowed CPU is active.
@@ -211,23 +190,6 @@ void move_queued_task(Sched& s, TaskId task, CpuId dest) {
   detach_task(s, task, dest);
   attach_task(s, task, true);
   if (stopper) resched_curr(s, src);
-}
-
-// The change pattern around an attribute change of a queued task (kernel/
-// sched/core.c v3.10, v4.4, v5.15: set_user_nice, do_set_cpus_allowed,
-// sched_move_task): dequeue_task, put_prev_task, the change, then
-// enqueue_task and set_next_task (change_pattern: v5.x order; v3.10/v4.4 set
-// curr first, then enqueue). put=false leaves a running task as curr.
-template <class Change>
-void change_queued_task(Sched& s, TaskId task, unsigned dequeue_flags, bool put, Change change) {
-  const Task& t = s.tasks[task];
-  put = put && s.rq[t.cpu].curr == task;
-  dequeue_task_fair(s, t.cpu, task, dequeue_flags);
-  if (put) put_prev_task_fair(s, task);
-  change();
-  if (put && !s.era.change_pattern_v5) set_next_task_fair(s, task);
-  enqueue_task_fair(s, t.cpu, task, 0);
-  if (put && s.era.change_pattern_v5) set_next_task_fair(s, task);
 }
 
 // cpumask_equal over the machine's CPUs (an empty mask is every CPU).
@@ -492,46 +454,6 @@ void ttwu_runnable(Sched& s, TaskId task) {
   s.counters.wakeups++;
   check_preempt_curr(s, s.tasks[task].cpu, task, 0);
   update_avg_idle(s, s.tasks[task].cpu);
-}
-
-// set_user_nice (kernel/sched/core.c v3.10, v4.4, v5.15): an unchanged nice
-// returns at once; a queued task is dequeued (DEQUEUE_SAVE from v4.4 on),
-// reweighted and enqueued, around put_prev/set_next in v5.x (change_pattern).
-// Then v3.10..v5.4 reschedule when the nice went down, or went up on the
-// running task; v5.15 calls prio_changed_fair. A SCHED_IDLE task keeps its
-// weight (v5.15's set_load_weight sets it without reweight_task).
-void set_user_nice(Sched& s, TaskId task, int nice) {
-  Task& t = s.tasks[task];
-  if (nice == t.nice) return;
-  touch(s, t.cpu);
-  const int old_nice = t.nice;
-  const auto change = [&] {
-    t.nice = nice;
-    set_load_weight(s, task);
-  };
-  if (!task_on_rq_queued(t)) return change();
-  const bool running = s.rq[t.cpu].curr == task;
-  change_queued_task(s, task, kDequeueSave, s.era.change_pattern_v5, change);
-  if (s.features[Feature::nice_prio_changed]) prio_changed_fair(s, task, old_nice);
-  else if (nice < old_nice || running) resched_curr(s, t.cpu);
-}
-
-// __sched_setscheduler (kernel/sched/core.c v3.10, v4.4, v5.15) from one
-// fair policy to another (sched_setscheduler passes the task's own nice):
-// the same policy returns at once; otherwise a queued task is dequeued and,
-// running, put; its policy and weight set; then set as curr and enqueued
-// (v3.10, v4.4) or enqueued and set (v5.15). Its prio is unchanged, so
-// check_class_changed calls nothing: no reschedule, no preemption check.
-void sched_setscheduler(Sched& s, TaskId task, Policy policy) {
-  Task& t = s.tasks[task];
-  if (policy == t.policy) return;
-  touch(s, t.cpu);
-  const auto change = [&] {
-    t.policy = policy;
-    set_load_weight(s, task);
-  };
-  if (!task_on_rq_queued(t)) return change();
-  change_queued_task(s, task, kDequeueSave, true, change);
 }
 
 // set_cpus_allowed_ptr (kernel/sched/core.c: v3.10 set_cpus_allowed_ptr; v4.4
