@@ -177,16 +177,22 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
     set_next_buddy(s, pse);
     next_buddy_marked = true;
   }
-  if (r.need_resched) return;
-  const Policy curr_policy = s.tasks[r.curr].policy, policy = s.tasks[task].policy;
-  if (curr_policy == Policy::idle && policy != Policy::idle) {
-    note_decision(s, {Decision::wakeup_idle_curr, s.se[pse].cfs_rq, pse, se});
-    resched_curr(s, cpu);  // the preempt label: no last buddy for a SCHED_IDLE curr
+  // The kernel's `preempt:` label: reschedule, and make the still-queued
+  // curr the last buddy (set_last_buddy passes over a SCHED_IDLE one).
+  const auto preempt_curr = [&] {
+    resched_curr(s, cpu);
     s.counters.resched_wakeup++;
-    return;
+    if (!s.se[se].on_rq) return;
+    if (s.features[Feature::last_buddy] && scale && s.se[se].is_task()) set_last_buddy(s, se);
+  };
+  if (r.need_resched) return;
+  const Policy policy = s.tasks[task].policy;
+  if (s.tasks[r.curr].policy == Policy::idle && policy != Policy::idle) {
+    note_decision(s, {Decision::wakeup_idle_curr, s.se[pse].cfs_rq, pse, se});
+    return preempt_curr();
   }
-  if (policy != Policy::normal)
-    return note_decision(s, {Decision::wakeup_not_normal, s.se[pse].cfs_rq, pse, se});
+  if (policy != Policy::normal)  // a: the wakee's policy, as it was then
+    return note_decision(s, {Decision::wakeup_not_normal, s.se[pse].cfs_rq, pse, se, static_cast<int64_t>(policy)});
   if (!s.features[Feature::wakeup_preemption])
     return note_decision(s, {Decision::wakeup_feature_off, s.se[pse].cfs_rq, pse, se});
   // find_matching_se
@@ -201,10 +207,7 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
   if (s.sink) note_wakeup(s, se, pse, preempt);
   if (!preempt) return;
   if (!next_buddy_marked) set_next_buddy(s, pse);
-  resched_curr(s, cpu);
-  s.counters.resched_wakeup++;
-  if (!s.se[se].on_rq) return;
-  if (s.features[Feature::last_buddy] && scale && s.se[se].is_task()) set_last_buddy(s, se);
+  preempt_curr();
 }
 
 // put_prev_task_fair (kernel/sched/fair.c v3.10..v6.5)

@@ -70,7 +70,7 @@ std::string to_string(const Sched& s, const Decision& d) {
       return "wakeup" + where + se + " preempts " + other + ": " + other + " is SCHED_IDLE";
     case D::wakeup_not_normal:
       return "wakeup" + where + se + " does not preempt " + other + ": " + se + " is SCHED_" +
-             (s.tasks[s.se[d.se].task].policy == Policy::batch ? "BATCH" : "IDLE");
+             (static_cast<Policy>(d.a) == Policy::batch ? "BATCH" : "IDLE");
     case D::pick_leftmost: return "pick" + where + se + ", the leftmost (vruntime " + vruntime(d.a) + ")";
     case D::pick_curr:
       if (!d.other) return "pick" + where + se + " (curr) kept: nothing else is queued";

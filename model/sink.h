@@ -44,7 +44,7 @@ struct Decision {
     wakeup_no_preempt,     // kept: vdiff a <= wakeup_gran b
     wakeup_feature_off,    // kept: WAKEUP_PREEMPTION off
     wakeup_idle_curr,      // resched: curr is SCHED_IDLE and the woken task is not
-    wakeup_not_normal,     // kept: the woken task is SCHED_BATCH or SCHED_IDLE
+    wakeup_not_normal,     // kept: the woken task is SCHED_BATCH or SCHED_IDLE (a: its Policy)
     pick_leftmost,         // the leftmost entity, vruntime a (curr's b, or 0)
     pick_curr,             // curr kept: vruntime a not after the leftmost's b
     pick_next_buddy,       // the next buddy, vruntime a, within wakeup_gran of the leftmost's b

@@ -9,6 +9,7 @@
 #include "model/arith/weights.h"
 #include "model/balance_lb.h"
 #include "model/sim.h"
+#include "model/sink.h"
 #include "properties/scenario_test_util.h"
 
 namespace cfsv {
@@ -253,6 +254,24 @@ TEST(Policy, V515MakesTheBalanceDueWhenOnlyIdleTasksAreLeft) {
       EXPECT_GT(next, 5u);
     }
   }
+}
+
+// A decision is described after the run (cfsv diff): a kept wakeup of a
+// SCHED_BATCH task says so even when the task is SCHED_IDLE by then.
+TEST(Policy, AKeptWakeupNamesThePolicyTheWakeeHadThen) {
+  struct Kept : SchedSink {
+    void decision(const Sched&, const Decision& d) override {
+      if (d.why == Decision::wakeup_not_normal) kept.push_back(d);
+    }
+    std::vector<Decision> kept;
+  } sink;
+  Sim sim(parse_ok("kernel v5.15\ntask c run=busy\ntask w run=100us sleep=10ms policy=batch\nat 50ms policy w idle\n"
+                   "run 60ms\n"),
+          SimOptions{.sink = &sink});
+  sim.run();
+  ASSERT_GE(sink.kept.size(), 4u);
+  EXPECT_EQ(to_string(sim.sched(), sink.kept.front()), "wakeup on /: w does not preempt c: w is SCHED_BATCH");
+  EXPECT_EQ(to_string(sim.sched(), sink.kept.back()), "wakeup on /: w does not preempt c: w is SCHED_IDLE");
 }
 
 }  // namespace
