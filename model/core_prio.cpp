@@ -1,6 +1,6 @@
 // The priority and policy paths of kernel/sched/core.c: set_load_weight,
 // set_user_nice and __sched_setscheduler between fair policies
-// (docs/model.md, "Policies").
+// (docs/policies.md).
 #include "arith/weights.h"
 #include "core.h"
 #include "core_change.h"

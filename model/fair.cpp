@@ -94,20 +94,22 @@ void update_curr(Sched& s, CfsRqId cq) {
 
 namespace {
 
-// account_entity_enqueue (kernel/sched/fair.c v3.10..v6.5)
+// account_entity_enqueue (kernel/sched/fair.c v3.10..v6.5; idle_nr_running v5.16+)
 void account_entity_enqueue(Sched& s, CfsRqId cq, EntityId sei) {
   CfsRq& c = s.cfs[cq];
   c.load_weight += s.se[sei].load.weight;
   c.nr_running++;
+  c.idle_nr_running += se_is_idle(s, sei);
   if (const TaskId t = s.se[sei].task) cfs_tasks_add(s, c.cpu, t);
   cfs_load_changed(s, cq);
 }
 
-// account_entity_dequeue (kernel/sched/fair.c v3.10..v6.5)
+// account_entity_dequeue (kernel/sched/fair.c v3.10..v6.5; idle_nr_running v5.16+)
 void account_entity_dequeue(Sched& s, CfsRqId cq, EntityId sei) {
   CfsRq& c = s.cfs[cq];
   c.load_weight -= s.se[sei].load.weight;
   c.nr_running--;
+  c.idle_nr_running -= se_is_idle(s, sei);
   if (const TaskId t = s.se[sei].task) cfs_tasks_del(s, c.cpu, t);
   cfs_load_changed(s, cq);
 }
@@ -127,15 +129,19 @@ bool entity_is_long_sleeper(const Sched& s, const SchedEntity& e) {
 
 }  // namespace
 
-// place_entity (kernel/sched/fair.c v3.10..v6.2; 6.1.55's smaller sleeper
-// credit for SCHED_IDLE entities, not in v5.15.100, is not modelled): a new entity starts a vslice after
-// min_vruntime with START_DEBIT; a waking one at most (half) a latency
-// before it; never backwards, unless (v6.3+, sanitize_vruntime) it slept so
-// long that its old vruntime may have wrapped against min_vruntime.
+// place_entity (kernel/sched/fair.c v3.10..v6.5): a new entity starts a
+// vslice after min_vruntime with START_DEBIT; a waking one at most (half) a
+// latency before it (v5.16+, idle_min_granularity: a SCHED_IDLE one (half) a
+// min_granularity); never backwards, unless (v6.3+, sanitize_vruntime) it
+// slept so long that its old vruntime may have wrapped against min_vruntime.
 void place_entity(Sched& s, CfsRqId cq, EntityId sei, bool initial) {
   uint64_t v = s.cfs[cq].min_vruntime;
   if (initial && s.features[Feature::start_debit]) v += sched_vslice(s, cq, sei);
-  if (!initial) v -= sleeper_thresh<uint64_t>(s.tun.latency_ns, s.features[Feature::gentle_fair_sleepers]);
+  if (!initial) {
+    const bool idle = s.features[Feature::idle_min_granularity] && se_is_idle(s, sei);
+    v -= sleeper_thresh<uint64_t>(idle ? s.tun.min_granularity_ns : s.tun.latency_ns,
+                                  s.features[Feature::gentle_fair_sleepers]);
+  }
   SchedEntity& e = s.se[sei];
   e.vruntime = s.features[Feature::sanitize_vruntime] && entity_is_long_sleeper(s, e) ? v : max_vruntime(e.vruntime, v);
 }
@@ -226,7 +232,9 @@ void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
 }  // namespace
 
 // sched_slice (kernel/sched/fair.c; the variant in force comes from
-// model/arith/slice.h), with the chain taken from the live hierarchy.
+// model/arith/slice.h), with the chain taken from the live hierarchy; v5.16+
+// (idle_min_granularity): BASE_SLICE's floor for a SCHED_IDLE entity among
+// entities that are not all idle is sysctl_sched_idle_min_granularity.
 uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
   std::array<SliceLevel<uint64_t>, kMaxDepth> chain;
   std::size_t n = 0;
@@ -237,8 +245,13 @@ uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
   const SliceTunables<uint64_t> t{s.tun.latency_ns, s.tun.min_granularity_ns, s.tun.nr_latency};
   const CfsRq& c = s.cfs[cq];
   const uint64_t rq_h = s.cfs[s.rq[c.cpu].cfs].h_nr_running;
-  return cfsv::sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(chain.data(), n), c.nr_running, rq_h, t,
-                                     s.features.slice(), s.res);
+  SliceFeatures f = s.features.slice();
+  const bool idle_floor = f.base_slice && s.features[Feature::idle_min_granularity] && se_is_idle(s, sei) &&
+                          !sched_idle_cfs_rq(s, cq);
+  f.base_slice &= !idle_floor;
+  const uint64_t slice =
+      cfsv::sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(chain.data(), n), c.nr_running, rq_h, t, f, s.res);
+  return idle_floor ? std::max(slice, s.tun.idle_min_granularity_ns) : slice;
 }
 
 namespace {

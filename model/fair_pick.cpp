@@ -46,11 +46,6 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
   s.counters.resched_tick++;
 }
 
-// A SCHED_IDLE task's entity (se_is_idle, v5.15, without idle groups).
-static bool se_is_idle(const Sched& s, EntityId sei) {
-  return s.se[sei].is_task() && s.tasks[s.se[sei].task].policy == Policy::idle;
-}
-
 // set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's;
 // never a SCHED_IDLE task)
 void set_next_buddy(Sched& s, EntityId sei) {

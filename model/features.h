@@ -71,6 +71,7 @@ enum class Feature : unsigned {
   placement_v3_10,            // with placement_v4_4: v3.10's differences (profile v3.10)
   sched_idle_cpu,             // v5.4..v5.8: a CPU running only SCHED_IDLE tasks counts as idle for placement and balancing
   reweight_idle_task,         // v6.11 (and stable): set_load_weight reweights a SCHED_IDLE task through reweight_task too
+  idle_min_granularity,       // v5.16: a SCHED_IDLE entity's slice floor and sleeper credit are smaller
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

@@ -34,10 +34,12 @@ using namespace inv;
 
 [[gnu::always_inline]] inline void nr_running_consistent(Ctx& x, CfsRqId q, const CfsRq& c) {
   const InvariantCensus::Queue& n = x.c.queue[q];
-  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr || c.idle_h_nr_running != n.idle_h_nr)
+  if (c.nr_running != n.nr || c.h_nr_running != n.h_nr || c.idle_h_nr_running != n.idle_h_nr ||
+      c.idle_nr_running != n.idle_nr)
     x.fail(fmt("cfs_rq %s: nr_running %u (queued entities %u), h_nr_running %u (tasks below %u), "
-               "idle_h_nr_running %u (SCHED_IDLE tasks below %u)",
-               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr, c.idle_h_nr_running, n.idle_h_nr));
+               "idle_h_nr_running %u (SCHED_IDLE tasks below %u), idle_nr_running %u (idle entities %u)",
+               x.cfs_rq(q).c_str(), c.nr_running, n.nr, c.h_nr_running, n.h_nr, c.idle_h_nr_running, n.idle_h_nr,
+               c.idle_nr_running, n.idle_nr));
 }
 
 // Compares with the census's last_min_vruntime, which the checker then updates.
@@ -207,7 +209,7 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = load_equals_sum},
     {.info = {"nr-running-consistent",
               "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its "
-              "subtree, idle_h_nr_running the SCHED_IDLE ones"},
+              "subtree, idle_h_nr_running the SCHED_IDLE ones; idle_nr_running the queued entities that are idle"},
      .state = no_lost_entities,
      .cfs_rq = nr_running_consistent},
     {.info = {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},
@@ -344,6 +346,7 @@ void take_census(const Sched& s, InvariantCensus& c) {
     q.nr += 1;
     q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
     q.idle_h_nr += e.is_task() ? s.tasks[e.task].policy == Policy::idle : s.cfs[e.my_q].idle_h_nr_running;
+    q.idle_nr += se_is_idle(s, i);
   }
 }
 

@@ -51,6 +51,7 @@ struct InvariantCensus {
   struct Queue {                // per cfs_rq, over the entities queued on it
     uint64_t sum_load = 0;      // their weights
     uint32_t nr = 0, h_nr = 0, idle_h_nr = 0;  // how many; the tasks queued in its subtree; SCHED_IDLE ones
+    uint32_t idle_nr = 0;                      // the queued entities that are se_is_idle
     uint32_t attached = 0;      // entities whose PELT averages are attached to it
   };
   struct Entity {

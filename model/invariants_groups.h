@@ -42,7 +42,7 @@ constexpr uint64_t kPeltTaskAvgMax = 1025;
 // not hold for a task whose weight set_load_weight changed without
 // reweight_task (Task::load_unscaled: made SCHED_IDLE before v6.11): its
 // load_avg keeps the old scale, and an attach multiplies it by the old
-// weight / 3 (docs/model.md, "Policies"), so such a task is not checked.
+// weight / 3 (docs/policies.md), so such a task is not checked.
 [[gnu::always_inline]] inline void pelt_load_avg_bound(Ctx& x, TaskId, const Task& t) {
   if (t.load_unscaled) return;
   const SchedEntity& e = x.s.se[t.se];

@@ -60,7 +60,7 @@ constexpr uint64_t kSleepWait = ~uint64_t{0};
 // SCHED_NORMAL, SCHED_BATCH (never preempts on wakeup; a yield does not
 // account its runtime) or SCHED_IDLE (weight 3 whatever its nice; preempted
 // by any other woken task; never cache hot; v5.4+ places wakeups on a CPU
-// running only such tasks as on an idle one). docs/model.md, "Policies".
+// running only such tasks as on an idle one). docs/policies.md.
 enum class Policy : uint8_t { normal, batch, idle };
 constexpr const char* kPolicyNames[] = {"normal", "batch", "idle"};
 inline const char* policy_name(Policy p) { return kPolicyNames[static_cast<unsigned>(p)]; }

@@ -153,6 +153,7 @@ struct CfsRq {
   uint32_t nr_running = 0;    // entities queued here, curr included
   uint32_t h_nr_running = 0;  // tasks queued in this cfs_rq's whole subtree
   uint32_t idle_h_nr_running = 0;  // of those, SCHED_IDLE ones (v5.4+ counts them; kept in every era)
+  uint32_t idle_nr_running = 0;    // entities queued here that are se_is_idle (v5.16+; kept in every era)
   uint64_t min_vruntime = kInitMinVruntime;
   EntityId curr;              // the entity running here (not in the timeline)
   EntityId next, last, skip;  // buddies
@@ -445,6 +446,14 @@ inline bool cpu_active(const Sched& s, CpuId cpu) { return s.active[cpu.index()]
 // is_cpu_allowed (kernel/sched/core.c v5.15; v4.4's select_task_rq tests
 // cpu_online too): the task may run on cpu, and cpu is active.
 inline bool cpu_usable(const Sched& s, const Task& t, CpuId cpu) { return cpu_allowed(t, cpu) && cpu_active(s, cpu); }
+// se_is_idle (kernel/sched/fair.c v5.15+): a SCHED_IDLE task's entity.
+inline bool se_is_idle(const Sched& s, EntityId sei) {
+  return s.se[sei].is_task() && s.tasks[s.se[sei].task].policy == Policy::idle;
+}
+// sched_idle_cfs_rq (kernel/sched/fair.c v5.16+): entities queued, all se_is_idle.
+inline bool sched_idle_cfs_rq(const Sched& s, CfsRqId cq) {
+  return s.cfs[cq].nr_running && s.cfs[cq].nr_running == s.cfs[cq].idle_nr_running;
+}
 // jiffies at the simulated clock (the model boots at jiffy 0).
 inline uint64_t jiffies(const Sched& s) { return s.now / s.tun.tick_ns(); }
 // The PELT clocks start here, 4096 PELT periods (4.3 s), so that they are

@@ -19,7 +19,7 @@ struct Tunables {
   uint64_t latency_ns = 6'000'000;
   uint64_t min_granularity_ns = 750'000;
   uint64_t wakeup_granularity_ns = 1'000'000;
-  uint64_t idle_min_granularity_ns = 750'000;  // v5.15+, never scaled
+  uint64_t idle_min_granularity_ns = 750'000;  // v5.16+ (feature idle_min_granularity), never scaled
   uint64_t migration_cost_ns = 500'000;
   uint64_t nr_latency = 8;  // sched_nr_latency
   uint32_t nr_migrate = 32;

@@ -65,6 +65,8 @@ std::vector<Corruption> corruptions() {
       {"nr-running-consistent", kCpu0, [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu0)).h_nr_running += 1; }},
       {"nr-running-consistent", kCpu0,
        [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu0)).idle_h_nr_running += 1; }},  // a SCHED_IDLE miscount
+      {"nr-running-consistent", kCpu0,
+       [=](Sim& sim) { sim.mutable_cfs_rq(g0(sim)).idle_nr_running += 1; }},  // an idle entity miscounted
       {"min-vruntime-monotonic", kCpu1, [=](Sim& sim) { sim.mutable_cfs_rq(root(sim, kCpu1)).min_vruntime -= 5; }},
       {"curr-not-in-timeline", kCpu0,
        [=](Sim& sim) { sim.mutable_entity(sim.cfs_rqs()[g0(sim)].curr).in_timeline = true; }},

@@ -97,9 +97,9 @@ TEST(MoveTaskSkip, WithoutConfigSchedAutogroupTheExitCaseIsTheSame) {
 }
 
 // Profile v6.4 is v5.15 with CONFIG_SCHED_AUTOGROUP, seed 001's skip,
-// v5.17..v6.1's three PELT changes and v6.3's vruntime sanitising
-// (docs/model.md, "Profile v6.4"), and the exit case runs under it as v5.15
-// with those six features on.
+// v5.16's idle slices, v5.17..v6.1's three PELT changes and v6.3's vruntime
+// sanitising (docs/model.md, "Profile v6.4"), and the exit case runs under it
+// as v5.15 with those seven features on.
 TEST(ProfileV6_4, IsV5_15WithAutogroupTheSkipAndTheV6ChangesTheModelCovers) {
   const Profile *v5 = profile_by_name("v5.15"), *v6 = profile_by_name("v6.4");
   ASSERT_NE(v5, nullptr);
@@ -107,7 +107,8 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupTheSkipAndTheV6ChangesTheModelCovers) {
   for (const FeatureInfo& f : all_features()) {
     const bool added = f.feature == Feature::sched_autogroup || f.feature == Feature::move_task_skip_same_group ||
                        f.feature == Feature::pelt_relaxed_sum_sync || f.feature == Feature::pelt_attach_at_enqueue ||
-                       f.feature == Feature::pelt_migrate_lag || f.feature == Feature::sanitize_vruntime;
+                       f.feature == Feature::pelt_migrate_lag || f.feature == Feature::sanitize_vruntime ||
+                       f.feature == Feature::idle_min_granularity;
     // v6.3 moved migrate_task_rq_fair's exec_start reset to enqueue_entity (sanitize_vruntime)
     const bool dropped = f.feature == Feature::migrate_clears_exec_start;
     EXPECT_EQ(v6->features[f.feature], (added || v5->features[f.feature]) && !dropped) << f.name;
@@ -127,6 +128,7 @@ TEST(ProfileV6_4, IsV5_15WithAutogroupTheSkipAndTheV6ChangesTheModelCovers) {
                                    {Feature::pelt_attach_at_enqueue, true},
                                    {Feature::pelt_migrate_lag, true},
                                    {Feature::sanitize_vruntime, true},
+                                   {Feature::idle_min_granularity, true},
                                    {Feature::migrate_clears_exec_start, false}});
   EXPECT_EQ(v64.perf, v515.perf);
   EXPECT_EQ(v64.sim->counters().move_task_skips, 2u);

@@ -1,4 +1,4 @@
-// Scheduling policies (`policy=normal|batch|idle`; docs/model.md, "Policies"):
+// Scheduling policies (`policy=normal|batch|idle`; docs/policies.md):
 // SCHED_IDLE's weight, check_preempt_wakeup's policy tests and v5.4+'s
 // sched_idle_cpu in v5.15's select_idle_sibling, each against the hand
 // reasoning from the kernel source (v3.10, v4.4.121, v5.15.100).

@@ -34,7 +34,8 @@ template <class V> V sched_period(V nr_running, const SliceTunables<V>& t) {
 }
 
 // sched_slice (kernel/sched/fair.c v3.10..v5.12, calc_delta_mine before v3.13; v5.13..v6.5 with ALT_PERIOD
-// and BASE_SLICE, SCHED_IDLE's idle_min_granularity not modelled; seed 003).
+// and BASE_SLICE; seed 003). v5.16's smaller floor for a SCHED_IDLE entity is the
+// live model's (model/fair.cpp sched_slice), not the claims'.
 // chain[0] is the task's entity, chain.back() the top-level one; nr_running is
 // the task's cfs_rq's, rq_h_nr_running the root cfs_rq's h_nr_running.
 template <class V>
