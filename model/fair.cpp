@@ -261,10 +261,12 @@ namespace {
 // then update_cfs_shares, then (v3.10's) update_entity_load_avg; v4.15+
 // update_load_avg (v5.15's PELT), se_update_runnable, update_cfs_group, then
 // count it.
-// nr is +1 or -1; idle_nr the same for a SCHED_IDLE task, else 0.
-void update_upper_level(Sched& s, EntityId sei, int nr, int idle_nr) {
+// nr is +1 or -1; idle 1 for a SCHED_IDLE task or one below an idle
+// cfs_rq (v5.15+), which it becomes above one.
+void update_upper_level(Sched& s, EntityId sei, int nr, int& idle) {
   const CfsRqId cq = s.se[sei].cfs_rq;
-  s.cfs[cq].idle_h_nr_running += idle_nr;
+  s.cfs[cq].idle_h_nr_running += nr * idle;
+  if (cfs_rq_is_idle(s, cq)) idle = 1;
   if (s.era.shares_on_cfs_rq) {
     s.cfs[cq].h_nr_running += nr;
     if (s.era.pelt_v4) pelt4::update_load_avg(s, sei, true);
@@ -283,11 +285,11 @@ void update_upper_level(Sched& s, EntityId sei, int nr, int idle_nr) {
 }  // namespace
 
 // enqueue_task_fair (kernel/sched/fair.c v3.10..v6.5, no bandwidth control;
-// idle_h_nr_running as v5.4+ counts it, without idle groups)
+// idle_h_nr_running as v5.4+ counts it, with v5.15's idle groups)
 void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   touch(s, cpu);
   const uint32_t prev_nr = rq_nr_running(s, cpu);
-  const int idle = s.tasks[task].policy == Policy::idle;
+  int idle = s.tasks[task].policy == Policy::idle;
   util_est_enqueue(s, cpu, task);
   EntityId sei = s.tasks[task].se;
   for (; sei; sei = s.se[sei].parent) {
@@ -296,6 +298,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     enqueue_entity(s, cq, sei, flags);
     s.cfs[cq].h_nr_running++;
     s.cfs[cq].idle_h_nr_running += idle;
+    if (cfs_rq_is_idle(s, cq)) idle = 1;
     flags = kEnqueueWakeup;
   }
   for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, 1, idle);
@@ -310,7 +313,7 @@ void enqueue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
 void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
   touch(s, cpu);
   const bool task_sleep = flags & kDequeueSleep;
-  const int idle = s.tasks[task].policy == Policy::idle;
+  int idle = s.tasks[task].policy == Policy::idle;
   const bool was_sched_idle = sched_idle_cpu(s, cpu);
   util_est_dequeue(s, cpu, task);
   EntityId sei = s.tasks[task].se;
@@ -319,6 +322,7 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     dequeue_entity(s, cq, sei, flags);
     s.cfs[cq].h_nr_running--;
     s.cfs[cq].idle_h_nr_running -= idle;
+    if (cfs_rq_is_idle(s, cq)) idle = 1;
     if (s.cfs[cq].load_weight) {
       const EntityId parent = s.se[sei].parent;
       if (task_sleep && parent) set_next_buddy(s, parent);
@@ -328,7 +332,7 @@ void dequeue_task_fair(Sched& s, CpuId cpu, TaskId task, unsigned flags) {
     flags |= kDequeueSleep;
     sei = s.se[sei].parent;
   }
-  for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, -1, -idle);
+  for (; sei; sei = s.se[sei].parent) update_upper_level(s, sei, -1, idle);
   note_nr_running(s, cpu);
   if (!was_sched_idle && sched_idle_cpu(s, cpu)) s.rq[cpu].next_balance = jiffies(s);
   util_est_update(s, cpu, task, task_sleep);

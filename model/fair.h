@@ -25,6 +25,8 @@ void prio_changed_fair(Sched& s, TaskId task, int old_nice);
 void reweight_task(Sched& s, TaskId task, LoadWeight<uint64_t> load);
 // sched_group_set_shares: shares in cpu.shares units, clamped as the kernel does.
 void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares);
+// sched_group_set_idle: cpu.idle of a group that is not the root.
+void sched_group_set_idle(Sched& s, GroupId tg, bool idle);
 // place_entity: a new entity's (initial) or a waking one's vruntime on cq.
 void place_entity(Sched& s, CfsRqId cq, EntityId se, bool initial);
 // sched_slice of entity se on cfs_rq cq now.

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "arith/fair_math.h"
+#include "arith/weights.h"
 #include "fair.h"
 #include "pelt.h"
 #include "pelt_eras.h"
@@ -90,6 +91,31 @@ void sched_group_set_shares(Sched& s, GroupId tg, uint64_t shares) {
       if (s.era.pelt) update_load_avg(s, s.se[x].cfs_rq, x, kUpdateTg);
       update_cfs_group(s, x);
     }
+}
+
+// sched_group_set_idle (kernel/sched/fair.c v5.15..v6.5; the parent's
+// idle_nr_running is v5.16's): tg->idle and so each cfs_rq->idle; on each
+// CPU the tasks below a queued group entity that were not idle become idle
+// (or back) in its ancestors' idle_h_nr_running, up to the first idle
+// cfs_rq; then the shares: WEIGHT_IDLEPRIO while idle, NICE_0_LOAD after.
+void sched_group_set_idle(Sched& s, GroupId tg, bool idle) {
+  TaskGroup& g = s.tg[tg];
+  if (g.idle == idle) return;
+  touch_all(s);
+  g.idle = idle;
+  const int sign = idle ? 1 : -1;
+  for (const CpuId c : s.rq.ids()) {
+    const EntityId gse = g.se[c];
+    const CfsRq& gq = s.cfs[g.cfs_rq[c]];
+    if (s.se[gse].on_rq) s.cfs[s.se[gse].cfs_rq].idle_nr_running += sign;
+    const int delta = sign * static_cast<int>(gq.h_nr_running - gq.idle_h_nr_running);
+    for (EntityId x = gse; x && s.se[x].on_rq; x = s.se[x].parent) {
+      const CfsRqId cq = s.se[x].cfs_rq;
+      s.cfs[cq].idle_h_nr_running += delta;
+      if (cfs_rq_is_idle(s, cq)) break;
+    }
+  }
+  sched_group_set_shares(s, tg, idle ? kWeightIdlePrio : kNice0Weight);
 }
 
 }  // namespace cfsv

@@ -46,12 +46,11 @@ void check_preempt_tick(Sched& s, CfsRqId cq, EntityId curr) {
   s.counters.resched_tick++;
 }
 
-// set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's;
-// never a SCHED_IDLE task)
+// set_next_buddy (kernel/sched/fair.c v3.10..v6.5; the on_rq guard is v5.x's):
+// never a SCHED_IDLE task, nor (v5.15+) an idle group's entity or above it.
 void set_next_buddy(Sched& s, EntityId sei) {
-  if (se_is_idle(s, sei)) return;
   for (; sei; sei = s.se[sei].parent) {
-    if (!s.se[sei].on_rq) return;
+    if (!s.se[sei].on_rq || se_is_idle(s, sei)) return;
     s.cfs[s.se[sei].cfs_rq].next = sei;
   }
 }
@@ -86,11 +85,10 @@ int wakeup_preempt_entity(const Sched& s, EntityId curr, EntityId sei) {
   return 0;
 }
 
-// set_last_buddy (kernel/sched/fair.c v3.10..v6.5; never a SCHED_IDLE task)
+// set_last_buddy (kernel/sched/fair.c v3.10..v6.5): as set_next_buddy.
 void set_last_buddy(Sched& s, EntityId sei) {
-  if (se_is_idle(s, sei)) return;
   for (; sei; sei = s.se[sei].parent) {
-    if (!s.se[sei].on_rq) return;
+    if (!s.se[sei].on_rq || se_is_idle(s, sei)) return;
     s.cfs[s.se[sei].cfs_rq].last = sei;
   }
 }
@@ -155,10 +153,10 @@ void set_next_entity(Sched& s, CfsRqId cq, EntityId sei) {
 
 }  // namespace
 
-// find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5;
-// v5.15's idle groups are not modelled, so its se_is_idle tests after
-// find_matching_se change nothing): a SCHED_IDLE curr is preempted by any
-// other woken task; a SCHED_BATCH or SCHED_IDLE wakee never preempts.
+// find_matching_se + check_preempt_wakeup (kernel/sched/fair.c v3.10..v6.5):
+// a SCHED_IDLE curr is preempted by any other woken task; a SCHED_BATCH or
+// SCHED_IDLE wakee never preempts; v5.15+: where the two sides meet, an idle
+// group's entity is preempted by one that is not idle, and never preempts it.
 void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags) {
   touch(s, cpu);
   Rq& r = s.rq[cpu];
@@ -196,6 +194,12 @@ void check_preempt_wakeup(Sched& s, CpuId cpu, TaskId task, unsigned wake_flags)
   while (s.se[se].cfs_rq != s.se[pse].cfs_rq) {
     se = s.se[se].parent;
     pse = s.se[pse].parent;
+  }
+  if (const bool cse_idle = se_is_idle(s, se), pse_idle = se_is_idle(s, pse); cse_idle != pse_idle) {
+    note_decision(s, {cse_idle ? Decision::wakeup_idle_group : Decision::wakeup_into_idle_group, s.se[pse].cfs_rq,
+                      pse, se});
+    if (cse_idle) preempt_curr();
+    return;
   }
   update_curr(s, s.se[se].cfs_rq);
   const bool preempt = wakeup_preempt_entity(s, se, pse) == 1;

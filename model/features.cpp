@@ -66,6 +66,7 @@ constexpr std::array<FeatureInfo, kFeatureCount> kFeatures = {{
     {F::sched_idle_cpu, "sched_idle_cpu", "a CPU whose queued tasks are all SCHED_IDLE (sched_idle_cpu: rq->nr_running == cfs.idle_h_nr_running) counts as idle: select_idle_sibling's target, prev and recent_used_cpu tests and its scans (select_idle_core, select_idle_smt, __select_idle_cpu, select_idle_capacity) and find_idlest_group_cpu place a task there, rebalance_domains balances it at the idle interval, and dequeue_task_fair makes its balance due when only such tasks are left (the v5.4..v5.8 patches \"Fall back to sched-idle CPU if idle CPU isn't found\", \"Load balance aggressively for SCHED_IDLE CPUs\", \"Make sched-idle CPU selection consistent throughout\"; read in v5.15.100); v5.15's placement and balancing only; on in v5.15 and v6.4", kKeep},
     {F::reweight_idle_task, "reweight_idle_task", "with pelt_v5: set_load_weight(p, true) (a renice or sched_setscheduler) gives a SCHED_IDLE task its weight through reweight_task as it does any other fair task, so its PELT load is rescaled (\"sched/fair: set_load_weight() must also call reweight_task() for SCHED_IDLE tasks\", v6.11, backported to stable series); off: v5.15.100's and v6.4's set_load_weight assigns WEIGHT_IDLEPRIO and returns, so a task made SCHED_IDLE keeps load_avg at its old weight's scale, and a later attach (a group move) turns that into load_sum = load_avg x divider / 3: after `policy T idle`, `move T /g`, `policy T normal` a nice-16 task's load_avg is 29 x 29 / 3 = 280, ten times its weight (docs/model.md, \"Policies\"); off in every profile", kVary},
     {F::idle_min_granularity, "idle_min_granularity", "a SCHED_IDLE entity competing with entities that are not all idle has BASE_SLICE's floor at sysctl_sched_idle_min_granularity (0.75 ms, not scaled by the CPU count) instead of min_granularity, and a waking one is placed at most (half) a min_granularity before min_vruntime instead of (half) a latency; cfs_rq->idle_nr_running counts the idle entities (\"sched: reduce sched slice for SCHED_IDLE entities\", 51ce83ed523b, v5.16; read in 6.1.55); on in v6.4", kKeep},
+    {F::cgroup_idle, "cgroup_idle", "a group's cpu.idle (the op `idle /path 0|1`; sched_group_set_idle): an idle group's entity is se_is_idle, so its tasks count in the idle_h_nr_running above it (sched_idle_cpu), check_preempt_wakeup preempts it for a waking entity that is not idle where the two meet and never lets it preempt one, set_next_buddy and set_last_buddy stop at it, and its shares are WEIGHT_IDLEPRIO (3; NICE_0_LOAD when cleared; cpu.shares refused while idle) (\"sched: Cgroup SCHED_IDLE support\", 304000390f88, v5.15; read in v5.15.100); off: no cpu.idle file, the op is refused; on in v5.15 and v6.4", kKeep},
 }};
 
 // Rows are looked up by the enum's value (to_string): one row per Feature, in its order.
@@ -96,7 +97,7 @@ const auto kProfiles = std::to_array<Profile>({
                 F::dequeue_save_keeps_min_vruntime, F::nice_prio_changed, F::clear_buddies_on_set_next,
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::migrate_clears_exec_start, F::move_places_sleeper,
-                F::newidle_pulls_one, F::sched_idle_cpu},
+                F::newidle_pulls_one, F::sched_idle_cpu, F::cgroup_idle},
      Tunables{}},
     // v5.15 plus what v6.4 changed that the model covers (docs/model.md, "Profile v6.4"):
     // CONFIG_SCHED_AUTOGROUP built in (as distributions build it), seed 001's skip (eff6c8ce8d, v6.4),
@@ -110,7 +111,8 @@ const auto kProfiles = std::to_array<Profile>({
                 F::affinity_change_pattern, F::pelt_v5, F::util_est, F::root_tg_load_avg_skip,
                 F::newidle_stop_on_runnable, F::sched_autogroup, F::move_task_skip_same_group,
                 F::pelt_relaxed_sum_sync, F::pelt_attach_at_enqueue, F::pelt_migrate_lag, F::sanitize_vruntime,
-                F::move_places_sleeper, F::newidle_pulls_one, F::sched_idle_cpu, F::idle_min_granularity},
+                F::move_places_sleeper, F::newidle_pulls_one, F::sched_idle_cpu, F::idle_min_granularity,
+                F::cgroup_idle},
      Tunables{}},
 });
 }  // namespace

@@ -72,6 +72,7 @@ enum class Feature : unsigned {
   sched_idle_cpu,             // v5.4..v5.8: a CPU running only SCHED_IDLE tasks counts as idle for placement and balancing
   reweight_idle_task,         // v6.11 (and stable): set_load_weight reweights a SCHED_IDLE task through reweight_task too
   idle_min_granularity,       // v5.16: a SCHED_IDLE entity's slice floor and sleeper credit are smaller
+  cgroup_idle,                // v5.15: cpu.idle makes a group's entity idle (se_is_idle), weight 3
   count_
 };
 constexpr std::size_t kFeatureCount = static_cast<std::size_t>(Feature::count_);

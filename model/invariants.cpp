@@ -209,7 +209,8 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = load_equals_sum},
     {.info = {"nr-running-consistent",
               "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its "
-              "subtree, idle_h_nr_running the SCHED_IDLE ones; idle_nr_running the queued entities that are idle"},
+              "subtree, idle_h_nr_running the SCHED_IDLE ones and those below an idle group; idle_nr_running the queued "
+              "entities that are idle"},
      .state = no_lost_entities,
      .cfs_rq = nr_running_consistent},
     {.info = {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},
@@ -345,7 +346,10 @@ void take_census(const Sched& s, InvariantCensus& c) {
     q.sum_load += e.load.weight;
     q.nr += 1;
     q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
-    q.idle_h_nr += e.is_task() ? s.tasks[e.task].policy == Policy::idle : s.cfs[e.my_q].idle_h_nr_running;
+    // Below an idle group's entity every task counts as idle (v5.15+).
+    q.idle_h_nr += e.is_task()                     ? s.tasks[e.task].policy == Policy::idle
+                   : s.tg[s.cfs[e.my_q].tg].idle ? s.cfs[e.my_q].h_nr_running
+                                                 : s.cfs[e.my_q].idle_h_nr_running;
     q.idle_nr += se_is_idle(s, i);
   }
 }

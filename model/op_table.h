@@ -24,13 +24,15 @@ namespace cfsv::op_table {
 
 // The kinds of argument, each bound to the field of its op that it fills,
 // one token each.
-enum class Arg { task, any_group, leaf_group, nice, cpus, cpu, span, word, policy };
+enum class Arg { task, any_group, leaf_group, group, nice, cpus, cpu, span, word, policy };
 // A task that exists at the op's time.
 template <class O> struct Task { static constexpr Arg kind = Arg::task; std::string O::*field; };
 // A group that exists at the op's time, '/' too.
 template <class O> struct AnyGroup { static constexpr Arg kind = Arg::any_group; std::string O::*field; };
 // A group with no child group, not '/'; the op removes it.
 template <class O> struct LeafGroup { static constexpr Arg kind = Arg::leaf_group; std::string O::*field; };
+// A group that exists at the op's time, not '/' (a cgroup file the root refuses).
+template <class O> struct Group { static constexpr Arg kind = Arg::group; std::string O::*field; };
 // A nice value, -20..19.
 template <class O> struct Nice { static constexpr Arg kind = Arg::nice; int O::*field; };
 // A cpulist within the topology, or `all`.
@@ -53,6 +55,7 @@ struct Custom {};  // the op's form is its own (see above)
 template <class O> Task(std::string O::*) -> Task<O>;
 template <class O> AnyGroup(std::string O::*) -> AnyGroup<O>;
 template <class O> LeafGroup(std::string O::*) -> LeafGroup<O>;
+template <class O> Group(std::string O::*) -> Group<O>;
 template <class O> Nice(int O::*) -> Nice<O>;
 template <class O> Cpus(CpuMask O::*) -> Cpus<O>;
 template <class O> Cpu(unsigned O::*) -> Cpu<O>;
@@ -90,6 +93,7 @@ inline constexpr auto kRows = std::tuple{
     row<op::Yield>("yield", 1, Task{&op::Yield::task}),
     row<op::Ttwu>("ttwu", 1, Task{&op::Ttwu::task}, Cpu{&op::Ttwu::cpu}, Word{&op::Ttwu::sync, "", "sync"}),
     row<op::SetPolicy>("policy", 1, Task{&op::SetPolicy::task}, PolicyName{&op::SetPolicy::policy}),
+    row<op::SetGroupIdle>("idle", 1, Group{&op::SetGroupIdle::group}, Word{&op::SetGroupIdle::idle, "0", "1"}),
 };
 
 inline constexpr std::size_t kKinds = std::tuple_size_v<std::remove_const_t<decltype(kRows)>>;
@@ -135,7 +139,7 @@ template <class A> std::string placeholder(const A& a) {
   } else if constexpr (A::kind == Arg::policy) {
     return "normal|batch|idle";
   } else {
-    constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
+    constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
     return std::string(kNames[static_cast<int>(A::kind)]);
   }
 }

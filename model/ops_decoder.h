@@ -100,7 +100,8 @@ struct OpScope {
           if constexpr (!std::decay_t<decltype(row)>::custom)
             op_table::for_each_arg(row, [&](const auto& a) {
               if (a.kind == op_table::Arg::task) ok = ok && !tasks.empty();
-              if (a.kind == op_table::Arg::leaf_group) ok = ok && groups.size() > 1;  // the last group is a leaf
+              if (a.kind == op_table::Arg::leaf_group || a.kind == op_table::Arg::group)
+                ok = ok && groups.size() > 1;  // the last group is a leaf
             });
           return ok;
         },
@@ -134,6 +135,7 @@ struct OpScope {
   template <class A, class V> bool arg_fits(const A&, const V& v) const {
     if constexpr (A::kind == op_table::Arg::task) return has_task(v);
     else if constexpr (A::kind == op_table::Arg::any_group) return depth_of(v) >= 0;
+    else if constexpr (A::kind == op_table::Arg::group) return depth_of(v) > 0;
     else if constexpr (A::kind == op_table::Arg::leaf_group) return is_leaf_group(v);
     else if constexpr (A::kind == op_table::Arg::cpus) return cpus_fit(v);
     else if constexpr (A::kind == op_table::Arg::cpu) return v < nr_cpus;
@@ -386,6 +388,7 @@ template <class Reader> class OpsDecoder {
   template <class A, class V> bool value(const A&, V& v) {
     if constexpr (A::kind == op_table::Arg::task) v = task_name();
     else if constexpr (A::kind == op_table::Arg::any_group) v = task_group();
+    else if constexpr (A::kind == op_table::Arg::group) v = group_path(1);
     else if constexpr (A::kind == op_table::Arg::leaf_group) {
       v = group_path(1);  // a leaf: the last group under it, if it has any
       for (const auto& [p, depth] : scope_.groups)

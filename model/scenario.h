@@ -174,11 +174,13 @@ struct Ttwu {
 // `policy TASK normal|batch|idle`: sched_setscheduler(2) between the fair
 // policies (as `chrt -o|-b|-i -p 0 PID`), the nice kept.
 struct SetPolicy { std::string task; Policy policy = {}; bool operator==(const SetPolicy&) const = default; };
+// `idle /path 0|1`: a write to the group's cpu.idle (sched_group_set_idle, v5.15+).
+struct SetGroupIdle { std::string group; bool idle = false; bool operator==(const SetGroupIdle&) const = default; };
 }  // namespace op
 // New kinds go at the end: the fuzz decoders pick a kind by its index.
 using Op = std::variant<op::Spawn, op::Exit, op::Sleep, op::Wake, op::SetNice, op::SetAffinity, op::CreateGroup,
                         op::SetShares, op::MoveTask, op::Advance, op::DestroyGroup, op::Setsid, op::AutogroupNice, op::SetCpuOnline,
-                        op::Yield, op::Ttwu, op::SetPolicy>;
+                        op::Yield, op::Ttwu, op::SetPolicy, op::SetGroupIdle>;
 
 struct TimedOp {
   Nanos at = 0;

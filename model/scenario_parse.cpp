@@ -455,6 +455,11 @@ class Parser {
     p.group = here(t.col);
     o.*a.field = group_path(t.text, t.col, false);
   }
+  template <class O> void arg(O& o, const op_table::Group<O>& a, const Token& t, std::string_view word, PendingOp& p) {
+    if (t.text == "/") fail(t.col, "no " + quote(word) + " op on the root group '/'");
+    p.group = here(t.col);
+    o.*a.field = group_path(t.text, t.col, false);
+  }
   template <class O> void arg(O& o, const op_table::Nice<O>& a, const Token& t, std::string_view, PendingOp&) {
     o.*a.field = nice_value(t.text, t.col);
   }

@@ -50,6 +50,7 @@ std::string shares_text(const GroupSpec& g) {
 // One argument of each kind (op_table.h) as written.
 template <class O> std::string arg_text(const O& o, const op_table::Task<O>& a) { return o.*a.field; }
 template <class O> std::string arg_text(const O& o, const op_table::AnyGroup<O>& a) { return o.*a.field; }
+template <class O> std::string arg_text(const O& o, const op_table::Group<O>& a) { return o.*a.field; }
 template <class O> std::string arg_text(const O& o, const op_table::LeafGroup<O>& a) { return o.*a.field; }
 template <class O> std::string arg_text(const O& o, const op_table::Nice<O>& a) { return std::to_string(o.*a.field); }
 template <class O> std::string arg_text(const O& o, const op_table::Cpus<O>& a) { return format_cpu_list(o.*a.field); }

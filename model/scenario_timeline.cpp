@@ -66,7 +66,7 @@ Declared resolve_names(std::vector<PendingOp>& ops, Declared tasks, Declared gro
               const auto& v = o.*a.field;
               if constexpr (kind == op_table::Arg::task) {
                 need_task(v, p.task);
-              } else if constexpr (kind == op_table::Arg::any_group) {
+              } else if constexpr (kind == op_table::Arg::any_group || kind == op_table::Arg::group) {
                 need_group(v);
               } else if constexpr (kind == op_table::Arg::leaf_group) {
                 // rmdir's EBUSY for child groups is known here; for live tasks

@@ -195,6 +195,7 @@ struct TaskGroup {
   bool dead = false;
   bool autogroup = false;
   uint32_t autogroup_refs = 0;
+  bool idle = false;  // tg->idle: cpu.idle (v5.15+), and so each of its cfs_rqs' cfs_rq->idle
 };
 
 enum class TaskState : uint8_t { running, runnable, sleeping, exited };
@@ -446,9 +447,13 @@ inline bool cpu_active(const Sched& s, CpuId cpu) { return s.active[cpu.index()]
 // is_cpu_allowed (kernel/sched/core.c v5.15; v4.4's select_task_rq tests
 // cpu_online too): the task may run on cpu, and cpu is active.
 inline bool cpu_usable(const Sched& s, const Task& t, CpuId cpu) { return cpu_allowed(t, cpu) && cpu_active(s, cpu); }
-// se_is_idle (kernel/sched/fair.c v5.15+): a SCHED_IDLE task's entity.
+// cfs_rq_is_idle (kernel/sched/fair.c v5.15+): a cfs_rq of a group whose
+// cpu.idle is set (never the root's).
+inline bool cfs_rq_is_idle(const Sched& s, CfsRqId cq) { return s.tg[s.cfs[cq].tg].idle; }
+// se_is_idle (kernel/sched/fair.c v5.15+): a SCHED_IDLE task's entity, or an idle group's.
 inline bool se_is_idle(const Sched& s, EntityId sei) {
-  return s.se[sei].is_task() && s.tasks[s.se[sei].task].policy == Policy::idle;
+  const SchedEntity& e = s.se[sei];
+  return e.is_task() ? s.tasks[e.task].policy == Policy::idle : cfs_rq_is_idle(s, e.my_q);
 }
 // sched_idle_cfs_rq (kernel/sched/fair.c v5.16+): entities queued, all se_is_idle.
 inline bool sched_idle_cfs_rq(const Sched& s, CfsRqId cq) {

@@ -204,7 +204,18 @@ struct Sim::OpHandler {
     const GroupId g = group(o.group, &r);
     if (!g) return r;
     if (g == kRootGroup) return sim.reject("the root group's shares cannot change");
+    if (s.tg[g].idle) return sim.reject("group '" + o.group + "' is idle: its shares cannot change (EINVAL)");
     sched_group_set_shares(s, g, o.shares);
+    return applied;
+  }
+  // cpu_idle_write_s64 (kernel/sched/core.c v5.15+): EINVAL for the root.
+  R operator()(const op::SetGroupIdle& o) {
+    R r{};
+    const GroupId g = group(o.group, &r);
+    if (!g) return r;
+    if (!s.features[Feature::cgroup_idle]) return sim.reject("no cpu.idle before v5.15 (feature cgroup_idle)");
+    if (g == kRootGroup) return sim.reject("the root group cannot be idle (EINVAL)");
+    sched_group_set_idle(s, g, o.idle);
     return applied;
   }
   R operator()(const op::MoveTask& o) {

@@ -71,6 +71,12 @@ std::string to_string(const Sched& s, const Decision& d) {
     case D::wakeup_not_normal:
       return "wakeup" + where + se + " does not preempt " + other + ": " + se + " is SCHED_" +
              (static_cast<Policy>(d.a) == Policy::batch ? "BATCH" : "IDLE");
+    case D::wakeup_idle_group:
+      return "wakeup" + where + se + " preempts " + other + ": " + other + " is idle (cpu.idle 1) and " + se +
+             " is not";
+    case D::wakeup_into_idle_group:
+      return "wakeup" + where + se + " does not preempt " + other + ": " + se + " is idle (cpu.idle 1) and " + other +
+             " is not";
     case D::pick_leftmost: return "pick" + where + se + ", the leftmost (vruntime " + vruntime(d.a) + ")";
     case D::pick_curr:
       if (!d.other) return "pick" + where + se + " (curr) kept: nothing else is queued";

@@ -45,6 +45,8 @@ struct Decision {
     wakeup_feature_off,    // kept: WAKEUP_PREEMPTION off
     wakeup_idle_curr,      // resched: curr is SCHED_IDLE and the woken task is not
     wakeup_not_normal,     // kept: the woken task is SCHED_BATCH or SCHED_IDLE (a: its Policy)
+    wakeup_idle_group,     // resched: curr's side is an idle group (v5.15+), the woken side is not idle
+    wakeup_into_idle_group,  // kept: the woken side is an idle group (v5.15+), curr's side is not idle
     pick_leftmost,         // the leftmost entity, vruntime a (curr's b, or 0)
     pick_curr,             // curr kept: vruntime a not after the leftmost's b
     pick_next_buddy,       // the next buddy, vruntime a, within wakeup_gran of the leftmost's b
@@ -56,7 +58,8 @@ struct Decision {
   EntityId other;      // tick: the leftmost; wakeup: curr's side; pick: the leftmost
   int64_t a = 0, b = 0;
   bool resched() const {
-    return why == tick_slice_used || why == tick_vruntime_ahead || why == wakeup_preempt || why == wakeup_idle_curr;
+    return why == tick_slice_used || why == tick_vruntime_ahead || why == wakeup_preempt || why == wakeup_idle_curr ||
+           why == wakeup_idle_group;
   }
 };
 // One line: "tick on /g0: g0t3 resched: delta_exec 1000000 > ideal_runtime

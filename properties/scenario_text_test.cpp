@@ -463,6 +463,9 @@ rc::Gen<Scenario> any_scenario() {
           v = *rc::gen::elementOf(tasks);
         } else if constexpr (kind == Arg::any_group) {
           v = *rc::gen::elementOf(groups);
+        } else if constexpr (kind == Arg::group) {  // not the root, groups[0]
+          if (groups.size() == 1) return false;
+          v = groups[*rc::gen::inRange<std::size_t>(1, groups.size())];
         } else if constexpr (kind == Arg::leaf_group) {  // the last group made has no child group; then it is gone
           if (groups.size() == 1) return false;
           v = groups.back();

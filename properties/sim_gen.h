@@ -131,6 +131,9 @@ template <class O> std::string gen_arg(const op_table::Task<O>&, const SimNames&
 template <class O> std::string gen_arg(const op_table::AnyGroup<O>&, const SimNames& m) {
   return m.groups[*properties::gen_uniform(0, m.groups.size() - 1)].first;
 }
+template <class O> std::string gen_arg(const op_table::Group<O>&, const SimNames& m) {  // not the root, groups[0]
+  return m.groups[*properties::gen_uniform(1, m.groups.size() - 1)].first;
+}
 template <class O> std::string gen_arg(const op_table::LeafGroup<O>&, const SimNames& m) {
   std::vector<std::string> leaves;
   for (const auto& g : m.groups)

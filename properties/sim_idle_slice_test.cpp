@@ -10,16 +10,14 @@
 #include "model/fair.h"
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
+#include "properties/sim_test_util.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
+using namespace sim_test;
 
-constexpr Nanos kMs = 1'000'000;
-
-const Task& task(const Sim& sim, std::string_view name) { return sim.tasks()[sim.task_index(name)]; }
-const SchedEntity& se(const Sim& sim, std::string_view name) { return sim.sched().se[task(sim, name).se]; }
 CfsRqId cpu0_cfs(const Sim& sim) { return sim.rqs()[CpuId{0}].cfs; }
 
 // Four CPUs (tunables scaled by 1 + ilog2(4) = 3: latency 18 ms,

@@ -11,16 +11,13 @@
 #include "model/sim.h"
 #include "model/sink.h"
 #include "properties/scenario_test_util.h"
+#include "properties/sim_test_util.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-
-constexpr Nanos kMs = 1'000'000;
-
-const Task& task(const Sim& sim, std::string_view name) { return sim.tasks()[sim.task_index(name)]; }
-const SchedEntity& se(const Sim& sim, std::string_view name) { return sim.sched().se[task(sim, name).se]; }
+using namespace sim_test;
 
 // set_load_weight: WEIGHT_IDLEPRIO (3, scaled by the era's load resolution)
 // for a SCHED_IDLE task at any nice, before and after a renice; a normal

@@ -117,6 +117,8 @@ bool refused_by_kernel(const Op& op, const std::string& error) {
   if (std::holds_alternative<op::Setsid>(op)) return ends("(EPERM)");
   if (std::holds_alternative<op::AutogroupNice>(op))
     return ends("(EINVAL)") || ends("without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
+  if (std::holds_alternative<op::SetGroupIdle>(op)) return ends("(EINVAL)") || ends("(feature cgroup_idle)");
+  if (std::holds_alternative<op::SetShares>(op)) return ends("is idle: its shares cannot change (EINVAL)");
   return false;
 }
 
@@ -140,7 +142,8 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     // one on a task whose spawn the kernel refused (see below).
     // Besides, the kernel refuses some group ops by their state: rmdir of a
     // group with live tasks (EBUSY), a second setsid (EPERM), an autogroup
-    // nice without an autogroup or CONFIG_SCHED_AUTOGROUP; CPU hotplug an
+    // nice without an autogroup or CONFIG_SCHED_AUTOGROUP, cpu.idle of the
+    // root or before v5.15, cpu.shares of an idle group; CPU hotplug an
     // offline of the last online CPU (EBUSY), an affinity with no online CPU;
     // and the model a ttwu run on an offline CPU.
     if (r == ApplyResult::rejected && refused_by_kernel(op, d.sim.last_error())) {

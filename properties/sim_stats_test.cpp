@@ -164,7 +164,8 @@ RC_GTEST_PROP(SimStats, OnlineFiguresEqualTheRecordedTraces, ()) {
   // Every tick and wakeup that rescheduled has its record, and vice versa.
   const auto n = [&](Decision::Why why) { return o.decisions.by_why[why]; };
   RC_ASSERT(n(Decision::tick_slice_used) + n(Decision::tick_vruntime_ahead) == sim.counters().resched_tick);
-  RC_ASSERT(n(Decision::wakeup_preempt) + n(Decision::wakeup_idle_curr) == sim.counters().resched_wakeup);
+  RC_ASSERT(n(Decision::wakeup_preempt) + n(Decision::wakeup_idle_curr) + n(Decision::wakeup_idle_group) ==
+            sim.counters().resched_wakeup);
 }
 
 // A task's time goes to the group it was in when it ran: moved from /p/a to
