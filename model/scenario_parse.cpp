@@ -1,6 +1,7 @@
 // The parser of scenario files (docs/scenario-format.md): line by line, then
 // the whole-file checks of the timeline, the CPUs and the run's end.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -52,6 +53,12 @@ class Parser {
 
  private:
   [[noreturn]] void fail(unsigned col, std::string msg) { fail_at(here(col), std::move(msg)); }
+  // "a, b, c": name(item) of each item, for an error's list of what is known.
+  template <class R, class F> static std::string names_of(const R& items, F name) {
+    std::string s;
+    for (const auto& i : items) s += (s.empty() ? "" : ", ") + std::string(name(i));
+    return s;
+  }
   SourceLoc here(unsigned col) const { return {line_, col}; }
 
   // ---- tokens ------------------------------------------------------------
@@ -127,23 +134,8 @@ class Parser {
       fail(t.col, "bad " + std::string(what) + " name " + quote(t.text) + " (letters, digits, '_', '.', '-')");
     return std::string(t.text);
   }
-  // "/", "/a", "/a/b": components of name characters, not "." or "..".
   std::string group_path(std::string_view text, unsigned col, bool allow_root) {
-    if (text.empty() || text[0] != '/') fail(col, "group path " + quote(text) + " must start with '/'");
-    if (text == "/") {
-      if (!allow_root) fail(col, "the root group '/' cannot be created or given shares");
-      return "/";
-    }
-    std::size_t i = 1;
-    while (true) {
-      const std::size_t j = std::min(text.find('/', i), text.size());
-      const std::string_view c = text.substr(i, j - i);
-      if (c.empty() || c == "." || c == ".." || !std::all_of(c.begin(), c.end(), is_name_char))
-        fail(col + static_cast<unsigned>(i), "bad group path " + quote(text) +
-                                                 " (components of letters, digits, '_', '.', '-'; no empty, . or ..)");
-      if (j == text.size()) return std::string(text);
-      i = j + 1;
-    }
+    return group_path_at(here(col), text, allow_root);
   }
   // "3", "0-3", "0,2,4-7", "all" (= the empty mask).
   CpuMask cpu_list(std::string_view text, unsigned col) {
@@ -166,8 +158,7 @@ class Parser {
     once(seen_kernel_);
     expect_args(1, 1, "kernel <profile>");
     if (!profile_by_name(toks_[1].text)) {
-      std::string known;
-      for (const Profile& p : all_profiles()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+      const std::string known = names_of(all_profiles(), [](const Profile& p) { return p.name; });
       fail(toks_[1].col, "unknown kernel profile " + quote(toks_[1].text) + " (known: " + known + ")");
     }
     s_.kernel = std::string(toks_[1].text);
@@ -183,8 +174,7 @@ class Parser {
     for (const KeyValue& kv : key_values(1)) {
       const SettingKey* k = setting_key(kv.key);
       if (!k) {
-        std::string known;  // kSettingKeys' names, in its order
-        for (const SettingKey& key : kSettingKeys) known += (known.empty() ? "" : ", ") + std::string(key.name);
+        const std::string known = names_of(kSettingKeys, [](const SettingKey& k) { return k.name; });
         fail(kv.key_col, "unknown setting " + quote(kv.key) + " (expected " + known + ")");
       }
       uint64_t v = 0;
@@ -208,8 +198,7 @@ class Parser {
     for (const KeyValue& kv : key_values(1)) {
       const std::optional<Feature> f = feature_by_name(kv.key);
       if (!f) {
-        std::string known;
-        for (const FeatureInfo& i : all_features()) known += (known.empty() ? "" : ", ") + std::string(i.name);
+        const std::string known = names_of(all_features(), [](const FeatureInfo& i) { return i.name; });
         fail(kv.key_col, "unknown feature " + quote(kv.key) + " (known: " + known + ")");
       }
       s_.feature_overrides.emplace_back(*f, on_off(kv.value, kv.value_col));
@@ -267,50 +256,45 @@ class Parser {
     t.name = name(name_tok, "task");
     declare_task(name_tok.col);
     group_loc = here(name_tok.col);
-    bool has_group = false;
-    const KeyValue *run = nullptr, *runtime = nullptr, *sleep = nullptr, *fork = nullptr, *child = nullptr,
-                   *children = nullptr, *wakes = nullptr, *sync = nullptr;
+    // The task keys, in the order an error lists them; at= only with `at`.
+    static constexpr std::array<std::string_view, 14> kKeys = {
+        "group", "parent", "nice", "policy", "cpus", "run", "runtime", "sleep", "fork", "child", "children", "wakes",
+        "sync", "at"};
+    enum : std::size_t { kGroup, kParent, kNice, kPolicy, kCpus, kRun, kRuntime, kSleep, kFork, kChild, kChildren,
+                         kWakes, kSync, kAt };
+    const std::size_t nkeys = kKeys.size() - !at;
+    std::array<const KeyValue*, kKeys.size()> key{};
     const std::vector<KeyValue> kvs = key_values(first);
     for (const KeyValue& kv : kvs) {
-      if (kv.key == "group") {
-        t.group = group_path(kv.value, kv.value_col, true);
-        group_loc = here(kv.value_col);
-        has_group = true;
-      } else if (kv.key == "parent") {
-        t.parent = name({kv.value, kv.value_col}, "parent task");
-        if (t.parent == t.name) fail(kv.value_col, "task " + quote(t.name) + " cannot be its own parent");
-        parent_loc = here(kv.value_col);
-        if (!has_group) t.group.clear();
-      } else if (kv.key == "nice") {
-        t.nice = nice_value(kv.value, kv.value_col);
-      } else if (kv.key == "policy") {
-        t.policy = policy_value(kv.value, kv.value_col);
-      } else if (kv.key == "cpus") {
-        t.cpus = cpu_list(kv.value, kv.value_col);
-      } else if (kv.key == "run") {
-        run = &kv;
-      } else if (kv.key == "runtime") {
-        runtime = &kv;
-      } else if (kv.key == "sleep") {
-        sleep = &kv;
-      } else if (kv.key == "fork") {
-        fork = &kv;
-      } else if (kv.key == "child") {
-        child = &kv;
-      } else if (kv.key == "children") {
-        children = &kv;
-      } else if (kv.key == "wakes") {
-        wakes = &kv;
-      } else if (kv.key == "sync") {
-        sync = &kv;
-      } else if (kv.key == "at" && at) {
-        *at = duration(kv.value, kv.value_col, "at");
-        at_loc = here(kv.value_col);
-      } else {
-        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected group, parent, nice, policy, cpus, run, runtime, sleep, fork, child, children, wakes, sync" +
-                             (at ? ", at)" : "; the time is the at time)"));
+      const std::size_t k = std::find(kKeys.begin(), kKeys.begin() + nkeys, kv.key) - kKeys.begin();
+      if (k == nkeys) {
+        const std::string known = names_of(std::span(kKeys.data(), nkeys), [](std::string_view k) { return k; });
+        fail(kv.key_col, "unknown task key " + quote(kv.key) + " (expected " + known +
+                             (at ? ")" : "; the time is the at time)"));
+      }
+      key[k] = &kv;
+      switch (k) {  // the rest are read below, with the keys they go with
+        case kGroup:
+          t.group = group_path(kv.value, kv.value_col, true);
+          group_loc = here(kv.value_col);
+          break;
+        case kParent:
+          t.parent = name({kv.value, kv.value_col}, "parent task");
+          if (t.parent == t.name) fail(kv.value_col, "task " + quote(t.name) + " cannot be its own parent");
+          parent_loc = here(kv.value_col);
+          break;
+        case kNice: t.nice = nice_value(kv.value, kv.value_col); break;
+        case kPolicy: t.policy = policy_value(kv.value, kv.value_col); break;
+        case kCpus: t.cpus = cpu_list(kv.value, kv.value_col); break;
+        case kAt:
+          *at = duration(kv.value, kv.value_col, "at");
+          at_loc = here(kv.value_col);
+          break;
+        default: break;
       }
     }
+    if (key[kParent] && !key[kGroup]) t.group.clear();
+    const KeyValue *run = key[kRun], *runtime = key[kRuntime], *sleep = key[kSleep];
     std::optional<Nanos> sleep_ns;
     if (sleep) sleep_ns = sleep->value == "wait" ? kSleepWait : duration(sleep->value, sleep->value_col, "sleep");
     if (run && runtime) fail(runtime->key_col, "a task has run= or runtime=, not both");
@@ -333,8 +317,8 @@ class Parser {
     } else if (sleep) {
       fail(sleep->key_col, "sleep= needs run=<duration> or runtime=<duration>");
     }
-    churn(t, fork, child, children);
-    wakers(t, wakes, sync);
+    churn(t, key[kFork], key[kChild], key[kChildren]);
+    wakers(t, key[kWakes], key[kSync]);
     return t;
   }
 

@@ -43,6 +43,9 @@ std::vector<KeyValue> key_values(const std::vector<Token>& toks, std::size_t fir
 // Decimal digits in [lo, hi], else an error at loc naming `what`.
 uint64_t number_at(SourceLoc loc, std::string_view text, std::string_view what, uint64_t lo, uint64_t hi);
 
+// "/", "/a", "/a/b" at loc: components of name characters, not "." or ".."; "/" only when allow_root.
+std::string group_path_at(SourceLoc loc, std::string_view text, bool allow_root);
+
 // "3", "0-3", "0,2,4-7" at loc (not "all"); *max_cpu is its largest CPU, at column *max_col.
 CpuMask cpu_list_at(SourceLoc loc, std::string_view text, unsigned* max_cpu, unsigned* max_col);
 

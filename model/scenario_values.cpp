@@ -105,6 +105,24 @@ uint64_t number_at(SourceLoc loc, std::string_view text, std::string_view what, 
   return v;
 }
 
+std::string group_path_at(SourceLoc loc, std::string_view text, bool allow_root) {
+  if (text.empty() || text[0] != '/') fail_at(loc, "group path " + quote(text) + " must start with '/'");
+  if (text == "/") {
+    if (!allow_root) fail_at(loc, "the root group '/' cannot be created or given shares");
+    return "/";
+  }
+  std::size_t i = 1;
+  while (true) {
+    const std::size_t j = std::min(text.find('/', i), text.size());
+    const std::string_view c = text.substr(i, j - i);
+    if (c.empty() || c == "." || c == ".." || !std::all_of(c.begin(), c.end(), is_name_char))
+      fail_at({loc.line, loc.col + static_cast<unsigned>(i)},
+              "bad group path " + quote(text) + " (components of letters, digits, '_', '.', '-'; no empty, . or ..)");
+    if (j == text.size()) return std::string(text);
+    i = j + 1;
+  }
+}
+
 CpuMask cpu_list_at(SourceLoc loc, std::string_view text, unsigned* max_cpu, unsigned* max_col) {
   CpuMask m;
   *max_cpu = 0;

@@ -11,13 +11,13 @@
 #include "model/sim.h"
 #include "model/sink.h"
 #include "properties/scenario_test_util.h"
-#include "properties/sim_test_util.h"
+#include "properties/sim_lookup.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-using namespace sim_test;
+using namespace sim_lookup;
 
 const TaskGroup& group(const Sim& sim, std::string_view path) { return sim.groups()[sim.group_index(path)]; }
 const CfsRq& cfs(const Sim& sim, std::string_view path) { return sim.cfs_rqs()[group(sim, path).cfs_rq[CpuId{0}]]; }

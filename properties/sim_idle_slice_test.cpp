@@ -10,13 +10,13 @@
 #include "model/fair.h"
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
-#include "properties/sim_test_util.h"
+#include "properties/sim_lookup.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-using namespace sim_test;
+using namespace sim_lookup;
 
 CfsRqId cpu0_cfs(const Sim& sim) { return sim.rqs()[CpuId{0}].cfs; }
 

@@ -11,13 +11,13 @@
 #include "model/sim.h"
 #include "model/sink.h"
 #include "properties/scenario_test_util.h"
-#include "properties/sim_test_util.h"
+#include "properties/sim_lookup.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-using namespace sim_test;
+using namespace sim_lookup;
 
 // set_load_weight: WEIGHT_IDLEPRIO (3, scaled by the era's load resolution)
 // for a SCHED_IDLE task at any nice, before and after a renice; a normal

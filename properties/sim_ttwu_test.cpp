@@ -10,13 +10,13 @@
 #include "model/select_rq.h"
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
-#include "properties/sim_test_util.h"
+#include "properties/sim_lookup.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-using namespace sim_test;
+using namespace sim_lookup;
 
 // The idle thread's record on cpu (`current` there while it idles).
 const WakeeFlips& idle_wakee(const Sim& sim, int cpu) { return sim.sched().rq[CpuId(cpu)].idle_wakee; }

@@ -10,13 +10,13 @@
 #include "model/sim.h"
 #include "properties/scenario_test_util.h"
 #include "properties/sim_gen.h"
-#include "properties/sim_test_util.h"
+#include "properties/sim_lookup.h"
 
 namespace cfsv {
 namespace {
 
 using scenario_test::parse_ok;
-using namespace sim_test;
+using namespace sim_lookup;
 
 // A pipe ping-pong on one CPU: a and b each wait from the start, and each
 // run 100 us when woken, wake the other and wait. `wake a` starts it (a,
