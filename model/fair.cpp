@@ -249,8 +249,8 @@ uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
   const bool idle_floor = f.base_slice && s.features[Feature::idle_min_granularity] && se_is_idle(s, sei) &&
                           !sched_idle_cfs_rq(s, cq);
   f.base_slice &= !idle_floor;
-  const uint64_t slice =
-      cfsv::sched_slice<uint64_t>(std::span<const SliceLevel<uint64_t>>(chain.data(), n), c.nr_running, rq_h, t, f, s.res);
+  const std::span<const SliceLevel<uint64_t>> levels(chain.data(), n);
+  const uint64_t slice = cfsv::sched_slice<uint64_t>(levels, c.nr_running, rq_h, t, f, s.res);
   return idle_floor ? std::max(slice, s.tun.idle_min_granularity_ns) : slice;
 }
 

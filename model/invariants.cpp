@@ -209,8 +209,8 @@ constexpr Invariant kInvariants[] = {
      .cfs_rq = load_equals_sum},
     {.info = {"nr-running-consistent",
               "nr_running counts the entities queued on a cfs_rq; h_nr_running counts the tasks queued in its "
-              "subtree, idle_h_nr_running the SCHED_IDLE ones and those below an idle group; idle_nr_running the queued "
-              "entities that are idle"},
+              "subtree, idle_h_nr_running the SCHED_IDLE ones and those below an idle group; idle_nr_running "
+              "the queued entities that are idle"},
      .state = no_lost_entities,
      .cfs_rq = nr_running_consistent},
     {.info = {"min-vruntime-monotonic", "a cfs_rq's min_vruntime never decreases: (s64)(new - old) >= 0"},

@@ -139,7 +139,8 @@ template <class A> std::string placeholder(const A& a) {
   } else if constexpr (A::kind == Arg::policy) {
     return "normal|batch|idle";
   } else {
-    constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "/path", "N", "CPULIST", "N", "<duration>"};  // Arg's order
+    // Arg's order
+    constexpr std::string_view kNames[] = {"TASK", "/path", "/path", "/path", "N", "CPULIST", "N", "<duration>"};
     return std::string(kNames[static_cast<int>(A::kind)]);
   }
 }
