@@ -347,9 +347,9 @@ void take_census(const Sched& s, InvariantCensus& c) {
     q.nr += 1;
     q.h_nr += e.is_task() ? 1 : s.cfs[e.my_q].h_nr_running;
     // Below an idle group's entity every task counts as idle (v5.15+).
-    q.idle_h_nr += e.is_task()                     ? s.tasks[e.task].policy == Policy::idle
-                   : s.tg[s.cfs[e.my_q].tg].idle ? s.cfs[e.my_q].h_nr_running
-                                                 : s.cfs[e.my_q].idle_h_nr_running;
+    q.idle_h_nr += e.is_task()                   ? s.tasks[e.task].policy == Policy::idle
+                   : cfs_rq_is_idle(s, e.my_q) ? s.cfs[e.my_q].h_nr_running
+                                               : s.cfs[e.my_q].idle_h_nr_running;
     q.idle_nr += se_is_idle(s, i);
   }
 }

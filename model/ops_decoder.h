@@ -101,7 +101,7 @@ struct OpScope {
             op_table::for_each_arg(row, [&](const auto& a) {
               if (a.kind == op_table::Arg::task) ok = ok && !tasks.empty();
               if (a.kind == op_table::Arg::leaf_group || a.kind == op_table::Arg::group)
-                ok = ok && groups.size() > 1;  // the last group is a leaf
+                ok = ok && groups.size() > 1;  // a group besides the root (the last one made is a leaf)
             });
           return ok;
         },

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <span>
 #include <type_traits>
 
 #include "arith/fair_math.h"
@@ -262,6 +263,7 @@ class Parser {
         "sync", "at"};
     enum : std::size_t { kGroup, kParent, kNice, kPolicy, kCpus, kRun, kRuntime, kSleep, kFork, kChild, kChildren,
                          kWakes, kSync, kAt };
+    static_assert(kAt + 1 == kKeys.size() && kKeys[kAt] == "at" && kKeys[kSync] == "sync", "kKeys in the enum's order");
     const std::size_t nkeys = kKeys.size() - !at;
     std::array<const KeyValue*, kKeys.size()> key{};
     const std::vector<KeyValue> kvs = key_values(first);
