@@ -116,6 +116,11 @@ class Sim {
   // Steps so far: events, timed ops, and the set-up (one step).
   uint64_t steps() const { return steps_; }
   const std::string& last_error() const { return last_error_; }
+  // The last rejection was the kernel's answer to the state it found (an
+  // errno such as EBUSY, a file a kernel without the feature lacks, a CPU
+  // that is offline), not a name that does not exist or a value or limit
+  // the model takes no further.
+  bool last_rejection_refused() const { return last_refused_; }
   const std::vector<RejectedOp>& rejected_ops() const { return rejected_; }
 
   // Read access for tests, the checker and the outputs.
@@ -193,7 +198,8 @@ class Sim {
   void after_step(std::string_view kind, int32_t id, const Op* op);  // reschedules, then count_step
   void count_step(std::string_view kind, int32_t id, const Op* op);  // a step: the checker's turn
   std::size_t run_check(const Step& step, bool full);  // the checker, then touched_cpus cleared
-  ApplyResult reject(std::string why);
+  ApplyResult reject(std::string why, bool refused = false);
+  ApplyResult refuse(std::string why) { return reject(std::move(why), true); }
   bool halted();  // run() must stop now: the event limit or *stop; sets end_
 
   Scenario sc_;
@@ -234,6 +240,7 @@ class Sim {
   bool in_setup_ = false;
   RunEnd run_end_ = RunEnd::finished;
   std::string last_error_;
+  bool last_refused_ = false;
   const Op* applying_ = nullptr;  // the op being applied, and its line, for rejections
   SourceLoc applying_loc_;
   std::vector<RejectedOp> rejected_;

@@ -33,7 +33,8 @@ CpuMask trim_to(const CpuMask& cpus, unsigned nr_cpus) { return cpus & first_cpu
 // or asks for what the model cannot do is rejected; one that asks for the
 // state its target already has is applied and changes nothing.
 
-ApplyResult Sim::reject(std::string why) {
+ApplyResult Sim::reject(std::string why, bool refused) {
+  last_refused_ = refused;
   const std::string op = describe(*applying_);
   last_error_.assign(op).append(": ").append(why);  // in its own buffer: no allocation once grown
   s_.counters.ops_rejected++;
@@ -61,13 +62,13 @@ struct Sim::OpHandler {
     if (!g) *r = sim.reject("no group '" + path + "'");
     return g;
   }
-  // Why an affinity (as written, and within the machine) is refused: no CPU
-  // of the machine, or none active (__set_cpus_allowed_ptr's EINVAL).
-  std::string affinity_refusal(const CpuMask& written, const CpuMask& allowed) const {
-    if (written.none()) return {};
-    if (allowed.none()) return "no allowed CPU exists";
-    if ((allowed & s.active).none()) return "no allowed CPU is online (EINVAL)";
-    return {};
+  // The rejection of an affinity (as written, and within the machine), if
+  // any: no CPU of the machine, or none active (__set_cpus_allowed_ptr's EINVAL).
+  std::optional<R> affinity_rejected(const CpuMask& written, const CpuMask& allowed) {
+    if (written.none()) return std::nullopt;
+    if (allowed.none()) return sim.reject("no allowed CPU exists");
+    if ((allowed & s.active).none()) return sim.refuse("no allowed CPU is online (EINVAL)");
+    return std::nullopt;
   }
   // A task acts only while it runs, after the ops that waited for it to run:
   // otherwise its sleep, exit and forks wait for its next run (run_deferred_ops).
@@ -106,7 +107,7 @@ struct Sim::OpHandler {
                                       spec.behaviour);
     if (zero_loop) return sim.reject("a 0 run with a 0 sleep never lets time pass");
     const CpuMask allowed = trim_to(spec.cpus, s.nr_cpus());
-    if (std::string why = affinity_refusal(spec.cpus, allowed); !why.empty()) return sim.reject(std::move(why));
+    if (const std::optional<R> r = affinity_rejected(spec.cpus, allowed)) return *r;
     if (parent && !acts_now(s.tasks[parent])) {  // it forks when it next runs
       s.tasks[parent].deferred.push_back(o);
       return applied;
@@ -149,8 +150,9 @@ struct Sim::OpHandler {
   R operator()(const op::Ttwu& o) {
     if (o.cpu >= s.nr_cpus()) return sim.reject("CPU " + std::to_string(o.cpu) + " is not in the topology");
     const CpuId cpu(static_cast<int32_t>(o.cpu));
-    if (!s.active.test(o.cpu)) return sim.reject("CPU " + std::to_string(o.cpu) + " is offline");
-    if (o.sync && !s.rq[cpu].curr) return sim.reject("sync: no task runs on CPU " + std::to_string(o.cpu) + " to be the waker");
+    if (!s.active.test(o.cpu)) return sim.refuse("CPU " + std::to_string(o.cpu) + " is offline");
+    if (o.sync && !s.rq[cpu].curr)
+      return sim.refuse("sync: no task runs on CPU " + std::to_string(o.cpu) + " to be the waker");
     return wake(o.task, cpu, o.sync);
   }
   R wake(const std::string& task, CpuId waker, bool sync = false) {
@@ -181,7 +183,7 @@ struct Sim::OpHandler {
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
     const CpuMask allowed = trim_to(o.cpus, s.nr_cpus());
-    if (std::string why = affinity_refusal(o.cpus, allowed); !why.empty()) return sim.reject(std::move(why));
+    if (const std::optional<R> r = affinity_rejected(o.cpus, allowed)) return *r;
     set_cpus_allowed_ptr(s, t, allowed);
     return applied;
   }
@@ -204,7 +206,7 @@ struct Sim::OpHandler {
     const GroupId g = group(o.group, &r);
     if (!g) return r;
     if (g == kRootGroup) return sim.reject("the root group's shares cannot change");
-    if (s.tg[g].idle) return sim.reject("group '" + o.group + "' is idle: its shares cannot change (EINVAL)");
+    if (s.tg[g].idle) return sim.refuse("group '" + o.group + "' is idle: its shares cannot change (EINVAL)");
     sched_group_set_shares(s, g, o.shares);
     return applied;
   }
@@ -213,8 +215,8 @@ struct Sim::OpHandler {
     R r{};
     const GroupId g = group(o.group, &r);
     if (!g) return r;
-    if (!s.features[Feature::cgroup_idle]) return sim.reject("no cpu.idle before v5.15 (feature cgroup_idle)");
-    if (g == kRootGroup) return sim.reject("the root group cannot be idle (EINVAL)");
+    if (!s.features[Feature::cgroup_idle]) return sim.refuse("no cpu.idle before v5.15 (feature cgroup_idle)");
+    if (g == kRootGroup) return sim.refuse("the root group cannot be idle (EINVAL)");
     sched_group_set_idle(s, g, o.idle);
     return applied;
   }
@@ -238,7 +240,7 @@ struct Sim::OpHandler {
     const GroupId g = group(o.group, &r);
     if (!g) return r;
     if (g == kRootGroup) return sim.reject("the root group cannot be destroyed");
-    if (std::string why = cgroup_rmdir_refusal(s, g); !why.empty()) return sim.reject(std::move(why));
+    if (std::string why = cgroup_rmdir_refusal(s, g); !why.empty()) return sim.refuse(std::move(why));
     sched_destroy_group(s, g);
     sim.group_by_path_.erase(sim.group_by_path_.find(o.group));
     return applied;
@@ -250,7 +252,7 @@ struct Sim::OpHandler {
     const TaskId t = caller(o.task, o, &r);
     if (!t) return r;
     Task& k = s.tasks[t];
-    if (k.session_leader) return sim.reject("task '" + o.task + "' already leads a session (EPERM)");
+    if (k.session_leader) return sim.refuse("task '" + o.task + "' already leads a session (EPERM)");
     if (s.features[Feature::sched_autogroup] &&
         (s.tg.size() >= kMaxGroups || (s.tg.size() + 1) * s.nr_cpus() > kMaxGroupEntities))
       return sim.reject("no room for its autogroup: more than " + std::to_string(kMaxGroups) + " groups or " +
@@ -264,19 +266,21 @@ struct Sim::OpHandler {
     const TaskId t = live_task(o.task, &r);
     if (!t) return r;
     if (!s.features[Feature::sched_autogroup])
-      return sim.reject("no /proc/PID/autogroup without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
+      return sim.refuse("no /proc/PID/autogroup without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
     if (o.nice < kNiceMin || o.nice > kNiceMax) return sim.reject(std::to_string(o.nice) + " is out of range");
     if (!proc_sched_autogroup_set_nice(s, t, o.nice))
-      return sim.reject("task '" + o.task + "' has no autogroup of its own (EINVAL)");
+      return sim.refuse("task '" + o.task + "' has no autogroup of its own (EINVAL)");
     return applied;
   }
   // A write to /sys/devices/system/cpu/cpuN/online: cpu_down refuses the
   // last online CPU (EBUSY); a CPU already in the state asked is left alone.
   R operator()(const op::SetCpuOnline& o) {
-    if (o.cpu >= s.nr_cpus()) return sim.reject("no cpu" + std::to_string(o.cpu) + " in a machine of " + std::to_string(s.nr_cpus()) + " CPUs");
+    if (o.cpu >= s.nr_cpus())
+      return sim.reject("no cpu" + std::to_string(o.cpu) + " in a machine of " + std::to_string(s.nr_cpus()) + " CPUs");
     const CpuId cpu(static_cast<int>(o.cpu));
     if (cpu_active(s, cpu) == o.online) return applied;
-    if (!o.online && s.active.count() == 1) return sim.reject("cpu" + std::to_string(o.cpu) + " is the last one online (EBUSY)");
+    if (!o.online && s.active.count() == 1)
+      return sim.refuse("cpu" + std::to_string(o.cpu) + " is the last one online (EBUSY)");
     sim.set_cpu_online(cpu, o.online);
     return applied;
   }

@@ -445,6 +445,7 @@ TEST(CpuHotplug, AnOfflineCpusPartOfTheTgLoadStaysUnlessTheFixClearsIt) {
   EXPECT_GT(root_cpu[false], root_cpu[true] + 30 * kMs);
 }
 
+// Rejections the state causes are refusals (Sim::refuse), the others not.
 TEST(CpuHotplug, OpsTheKernelRefusesAreRejectedAndTheRestApplied) {
   Scenario sc = simtest::basic("v5.15", 2);
   sc.tasks = {simtest::task("a")};
@@ -452,12 +453,17 @@ TEST(CpuHotplug, OpsTheKernelRefusesAreRejectedAndTheRestApplied) {
   EXPECT_EQ(sim.apply(op::SetCpuOnline{1, true}), ApplyResult::applied);  // already online: nothing to do
   EXPECT_EQ(sim.apply(op::SetCpuOnline{2, false}), ApplyResult::rejected);
   EXPECT_EQ(sim.last_error(), "cpu offline 2: no cpu2 in a machine of 2 CPUs");
+  EXPECT_FALSE(sim.last_rejection_refused());  // no such CPU: the input's fault, not the state's
   EXPECT_EQ(sim.apply(op::SetCpuOnline{0, false}), ApplyResult::applied);
   EXPECT_EQ(sim.apply(op::SetCpuOnline{0, false}), ApplyResult::applied);  // already offline
   EXPECT_EQ(sim.apply(op::SetCpuOnline{1, false}), ApplyResult::rejected);
   EXPECT_EQ(sim.last_error(), "cpu offline 1: cpu1 is the last one online (EBUSY)");
+  EXPECT_TRUE(sim.last_rejection_refused());
   EXPECT_EQ(sim.apply(op::SetAffinity{"a", simtest::cpus({0})}), ApplyResult::rejected);
   EXPECT_EQ(sim.last_error(), "affinity a 0: no allowed CPU is online (EINVAL)");
+  EXPECT_TRUE(sim.last_rejection_refused());
+  EXPECT_EQ(sim.apply(op::SetAffinity{"nobody", simtest::cpus({1})}), ApplyResult::rejected);
+  EXPECT_FALSE(sim.last_rejection_refused());
   TaskSpec b = simtest::task("b");
   b.cpus = simtest::cpus({0});
   EXPECT_EQ(sim.apply(op::Spawn{b}), ApplyResult::rejected);

@@ -105,23 +105,6 @@ bool has_parent(const Scenario& sc, const std::string& child) {
   return false;
 }
 
-// An op the kernel refuses for the state it finds (model/sim_ops.cpp's reasons).
-bool refused_by_kernel(const Op& op, const std::string& error) {
-  const auto ends = [&](std::string_view tail) { return error.ends_with(tail); };
-  if (std::holds_alternative<op::SetCpuOnline>(op)) return ends("the last one online (EBUSY)");
-  if (std::holds_alternative<op::Ttwu>(op))  // no code runs on an offline CPU; a sync waker is a task
-    return ends(" is offline") || ends(" to be the waker");
-  if (std::holds_alternative<op::SetAffinity>(op) || std::holds_alternative<op::Spawn>(op))
-    if (ends("no allowed CPU is online (EINVAL)")) return true;
-  if (std::holds_alternative<op::DestroyGroup>(op)) return ends("(EBUSY)");
-  if (std::holds_alternative<op::Setsid>(op)) return ends("(EPERM)");
-  if (std::holds_alternative<op::AutogroupNice>(op))
-    return ends("(EINVAL)") || ends("without CONFIG_SCHED_AUTOGROUP (feature sched_autogroup)");
-  if (std::holds_alternative<op::SetGroupIdle>(op)) return ends("(EINVAL)") || ends("(feature cgroup_idle)");
-  if (std::holds_alternative<op::SetShares>(op)) return ends("is idle: its shares cannot change (EINVAL)");
-  return false;
-}
-
 // One command per kind of Op. Its op is generated from the model when the
 // command is made; shrinking keeps it only while the names it uses exist.
 template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
@@ -140,13 +123,12 @@ template <class O> struct OpCommand : rc::state::Command<SimNames, Driver> {
     // exit op, or by itself: run= without sleep=), of an op on a child
     // before its parent has run to fork it (it does not exist yet), and of
     // one on a task whose spawn the kernel refused (see below).
-    // Besides, the kernel refuses some group ops by their state: rmdir of a
-    // group with live tasks (EBUSY), a second setsid (EPERM), an autogroup
-    // nice without an autogroup or CONFIG_SCHED_AUTOGROUP, cpu.idle of the
-    // root or before v5.15, cpu.shares of an idle group; CPU hotplug an
-    // offline of the last online CPU (EBUSY), an affinity with no online CPU;
-    // and the model a ttwu run on an offline CPU.
-    if (r == ApplyResult::rejected && refused_by_kernel(op, d.sim.last_error())) {
+    // Besides, the kernel refuses some ops for the state it finds, and the
+    // model says so (Sim::last_rejection_refused): rmdir of a group with
+    // live tasks (EBUSY), a second setsid (EPERM), a write to a file the
+    // kernel lacks without a feature, an offline of the last online CPU, an
+    // affinity with no online CPU, a ttwu run on an offline CPU, ...
+    if (r == ApplyResult::rejected && d.sim.last_rejection_refused()) {
       if (const auto* sp = std::get_if<op::Spawn>(&op)) d.refused_spawns.push_back(sp->task.name);
       return;
     }
