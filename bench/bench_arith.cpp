@@ -83,7 +83,7 @@ void BM_calc_delta_fair(benchmark::State& state) {
 }
 void BM_sched_slice(benchmark::State& state, SliceFeatures f) {
   const Tunables t = Tunables{}.for_cpus(8);
-  const SliceTunables<uint64_t> st{t.latency_ns, t.min_granularity_ns, t.nr_latency};
+  const SliceTunables<uint64_t> st = slice_tunables(t);
   run(state, [&](const Input& x) {
     return sched_slice<uint64_t>(x.chain, x.nr_running, x.rq_h_nr_running, st, f, kRes);
   });

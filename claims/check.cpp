@@ -3,7 +3,8 @@
 namespace cfsv {
 
 std::optional<Counterexample> check_slice_case(const Claim& claim, const SliceCase<uint64_t>& c) {
-  if (slice_conjecture(claim.kind, c, run_slice(c, claim.features.slice()))) return std::nullopt;
+  const SliceFeatures f = claim.features.slice();
+  if (slice_conjecture(claim.kind, c, run_slice(c, f), f)) return std::nullopt;
   return slice_counterexample(claim, c);
 }
 

@@ -27,6 +27,7 @@ constexpr KindRow kKinds[] = {
     {ClaimKind::slice_at_least_min_gran, "slice_at_least_min_gran", Family::slice},
     {ClaimKind::equal_weights_exact_set, "equal_weights_exact_set", Family::slice},
     {ClaimKind::equal_weights_rounding, "equal_weights_rounding", Family::slice},
+    {ClaimKind::idle_floor_only_shortens, "idle_floor_only_shortens", Family::slice, "no longer"},
     {ClaimKind::calc_delta_loop_equals_fls, "calc_delta_loop_equals_fls", Family::calc_delta, "equal results"},
     {ClaimKind::pelt_decay_bounded, "pelt_decay_bounded", Family::pelt},
     {ClaimKind::pelt_decay_monotone, "pelt_decay_monotone", Family::pelt},
@@ -130,7 +131,7 @@ std::vector<const Claim*> select_claims(std::span<const std::string> selectors, 
 std::vector<unsigned> distinct_tunables_cpus(const Domain& d) {
   std::vector<unsigned> out;
   for (unsigned cpus = d.min_cpus; cpus <= d.max_cpus; ++cpus)
-    if (out.empty() || !(boot_tunables(cpus) == boot_tunables(out.back()))) out.push_back(cpus);
+    if (out.empty() || !(domain_tunables(d, cpus) == domain_tunables(d, out.back()))) out.push_back(cpus);
   return out;
 }
 
@@ -145,12 +146,14 @@ std::string eras_text(const Domain& d) {
 std::string tunables_text(const Domain& d) {
   std::string s;
   for (unsigned cpus : distinct_tunables_cpus(d)) {
-    const SliceTunables<uint64_t> t = boot_tunables(cpus);
+    const SliceTunables<uint64_t> t = domain_tunables(d, cpus);
     s += (s.empty() ? "" : "; ") + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") + ": latency " +
          std::to_string(t.latency) + " ns, min_granularity " + std::to_string(t.min_granularity) +
          " ns, sched_nr_latency " + std::to_string(t.nr_latency);
+    if (d.idle) s += ", idle_min_granularity " + std::to_string(t.idle_min_granularity) + " ns";
   }
   if (d.max_cpus > d.min_cpus) s = std::to_string(d.min_cpus) + ".." + std::to_string(d.max_cpus) + " CPUs (" + s + ")";
+  if (d.min_granularity) s += ", min_granularity_ns written through debugfs after boot";
   return s;
 }
 
@@ -160,6 +163,7 @@ std::string describe_slice(const Claim& c, Budget b) {
   if (d.max_depth > d.min_depth) s += ".." + std::to_string(d.max_depth);
   s += d.weights == Weights::equal_on_task_rq ? ", n tasks of one nice level on the task's cfs_rq"
                                               : ", a task of any nice level";
+  if (d.idle) s += " or SCHED_IDLE (weight 3), the other entities on its cfs_rq all idle (at most 3 each) or not";
   if (d.max_depth > 1 || d.weights == Weights::any)
     s += ", other entities tasks or groups of weight MIN_SHARES..scale_load(MAX_SHARES)";
   s += ", at most " + std::to_string(d.max_tasks.at(b)) + " tasks, on_rq either way, " + tunables_text(d) + ", " +

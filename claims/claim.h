@@ -24,6 +24,8 @@ enum class ClaimKind {
   equal_weights_exact_set,     // (sched_slice >= min_granularity) == (n < sched_nr_latency)
   equal_weights_rounding,      // sched_slice >= min_granularity - ceil(n * w * min_granularity / 2^32),
                                //   less ceil(2^15 / (n * w)) more in the v3.10 era (calc_delta_mine)
+  idle_floor_only_shortens,    // sched_slice <= the same without v5.16's idle floor, and equal for a task
+                               //   that is not SCHED_IDLE
   calc_delta_loop_equals_fls,  // calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw)
   // PELT (claims/pelt_case.h): decoded by decode_pelt_case, stated by pelt_holds.
   pelt_decay_bounded,         // decay_load(v, n) <= v
@@ -152,7 +154,7 @@ enum class Weights {
 
 std::string_view to_string(Weights w);  // "any", "equal_on_task_rq"
 
-// What a claim quantifies over. Slice claims use every field but `pelt`;
+// What a claim quantifies over. Slice claims use every field but `pelt`, `sim` and `balance`;
 // calc-delta claims only `eras`; PELT claims only `pelt`; simulation claims only `sim`;
 // balancing claims only `balance`.
 struct Domain {
@@ -164,6 +166,8 @@ struct Domain {
   PeltDomain pelt = {};
   SimDomain sim = {};
   BalanceDomain balance = {};
+  bool idle = false;             // slice: the task may be SCHED_IDLE, the others on its cfs_rq all idle
+  uint64_t min_granularity = 0;  // slice: min_granularity as a debugfs write left it (0: the boot value)
   bool operator==(const Domain&) const = default;
 };
 

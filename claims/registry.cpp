@@ -15,6 +15,15 @@ using K = ClaimKind;
 // slice reads that level only), at most 16 / 32 / 1000 tasks by budget.
 Domain equal_weights(Era era) { return {1, 1, {16, 32, 1000}, Weights::equal_on_task_rq, 4, 4, {era}}; }
 
+// v5.16's SCHED_IDLE slices: a task that may be SCHED_IDLE among others that
+// may all be idle, on 1..8 CPUs' boot tunables (min_granularity 0.75..3 ms)
+// or with min_granularity written through debugfs.
+Domain idle_slices(uint64_t min_granularity = 0) {
+  Domain d{.min_cpus = 1, .max_cpus = 8, .idle = true};
+  d.min_granularity = min_granularity;
+  return d;
+}
+
 // A PELT claim's domain: the kernel's ranges (claims/pelt_case.h) in these eras.
 Domain pelt(std::vector<PeltEra> eras, uint64_t util_limit = 1024) {
   return Domain{.pelt = {std::move(eras), util_limit}};
@@ -105,6 +114,20 @@ std::span<const Claim> all_claims() {
        "with v3.13..v4.6's 32-bit loads and n equal-weight tasks on the task's cfs_rq, the flat sched_slice >= "
        "min_granularity iff n < sched_nr_latency",
        K::equal_weights_exact_set, equal_weights(Era::v3_13), FeatureSet{F::flat_slice}, Shape::none, Expect::holds},
+      {"slice-min-granularity/idle-floor", "v5.16 SCHED_IDLE slices (51ce83ed523b)",
+       "sched_slice >= min_granularity with BASE_SLICE's floor for a task that may be SCHED_IDLE, with v5.16's "
+       "idle floor",
+       K::slice_at_least_min_gran, idle_slices(), FeatureSet{F::alt_period, F::base_slice, F::idle_min_granularity},
+       Shape::none, Expect::refuted},
+      {"slice-idle-floor/only-shortens", "v5.16 SCHED_IDLE slices (51ce83ed523b)",
+       "v5.16's idle floor never lengthens a slice, and changes only a SCHED_IDLE task's",
+       K::idle_floor_only_shortens, idle_slices(), FeatureSet{F::alt_period, F::base_slice, F::idle_min_granularity},
+       Shape::none, Expect::holds},
+      {"slice-idle-floor/only-shortens-tuned", "v5.16 SCHED_IDLE slices (51ce83ed523b), min_granularity tuned",
+       "v5.16's idle floor never lengthens a slice, and changes only a SCHED_IDLE task's, after min_granularity_ns "
+       "is set to 0.5 ms",
+       K::idle_floor_only_shortens, idle_slices(500'000), FeatureSet{F::alt_period, F::base_slice,
+       F::idle_min_granularity}, Shape::none, Expect::refuted},
       {"calc-delta/loop-equals-fls", "__calc_delta loop form (v3.13..v5.10) vs fls form (v5.11+)",
        "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) wherever the kernel's shift is defined",
        K::calc_delta_loop_equals_fls, Domain{.eras = {Era::v5_7, Era::v4_7, Era::v3_13}}, FeatureSet{}, Shape::none,

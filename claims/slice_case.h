@@ -19,15 +19,20 @@
 namespace cfsv {
 
 // The boot tunables of a machine with `cpus` CPUs (log scaling, no sysctl write).
-inline SliceTunables<uint64_t> boot_tunables(unsigned cpus) {
-  const Tunables t = Tunables{}.for_cpus(cpus);
-  return {t.latency_ns, t.min_granularity_ns, t.nr_latency};
-}
+inline SliceTunables<uint64_t> boot_tunables(unsigned cpus) { return slice_tunables(Tunables{}.for_cpus(cpus)); }
 inline bool operator==(const SliceTunables<uint64_t>& a, const SliceTunables<uint64_t>& b) {
-  return a.latency == b.latency && a.min_granularity == b.min_granularity && a.nr_latency == b.nr_latency;
+  return a.latency == b.latency && a.min_granularity == b.min_granularity && a.nr_latency == b.nr_latency &&
+         a.idle_min_granularity == b.idle_min_granularity;
+}
+// A slice claim's tunables on `cpus` CPUs: the boot ones, min_granularity as
+// the domain writes it (debugfs, v5.13+: sched_nr_latency stays).
+inline SliceTunables<uint64_t> domain_tunables(const Domain& d, unsigned cpus) {
+  SliceTunables<uint64_t> t = boot_tunables(cpus);
+  if (d.min_granularity) t.min_granularity = d.min_granularity;
+  return t;
 }
 template <class V> SliceTunables<V> tunables_as(const SliceTunables<uint64_t>& t) {
-  return {V(t.latency), V(t.min_granularity), V(t.nr_latency)};
+  return {V(t.latency), V(t.min_granularity), V(t.nr_latency), V(t.idle_min_granularity)};
 }
 
 // Nice levels by rank, so that rank 0 (what readers shrink toward) is nice 0:
@@ -62,6 +67,9 @@ template <class V> struct SliceCase {
   SliceTunables<uint64_t> tunables{};
   V nice_rank{0};                       // the task's nice level is nice_of_rank(nice_rank)
   std::vector<SlicePathLevel<V>> levels;  // the task's first
+  // Domain::idle: the task is SCHED_IDLE (weight WEIGHT_IDLEPRIO, nice_rank
+  // unused); the other entities on its cfs_rq are all se_is_idle. 0 or 1.
+  V idle{0}, others_idle{0};
 
   V nr_running() const { return levels[0].on_rq + levels[0].others; }  // the task's cfs_rq's
   V rq_h_nr_running() const {  // every task queued on the rq (ALT_PERIOD's count)
@@ -70,6 +78,12 @@ template <class V> struct SliceCase {
     return n;
   }
   V n() const { return levels[0].others + V(1); }  // entities on the task's cfs_rq with it queued
+  // se_is_idle(task) and its cfs_rq's idle_nr_running: only whether every
+  // queued entity is idle matters (sched_idle_cfs_rq), so the others count
+  // all or none.
+  SliceIdle<V> slice_idle() const {
+    return {idle, select(levels[0].on_rq != V(0), idle, V(0)) + select(others_idle != V(0), levels[0].others, V(0))};
+  }
   // sched_slice's view: each path entity with the load of the cfs_rq it is on.
   std::vector<SliceLevel<V>> chain() const {
     std::vector<SliceLevel<V>> out;
@@ -83,7 +97,7 @@ template <class V> struct SliceCase {
 template <class V> V run_slice(const SliceCase<V>& c, SliceFeatures f) {
   const std::vector<SliceLevel<V>> chain = c.chain();
   return sched_slice<V>(std::span<const SliceLevel<V>>(chain), c.nr_running(), c.rq_h_nr_running(),
-                        tunables_as<V>(c.tunables), f, resolution_of(c.era));
+                        tunables_as<V>(c.tunables), f, resolution_of(c.era), c.slice_idle());
 }
 
 // Reads a case of the domain. Structure (era, machine, depth) comes from
@@ -102,19 +116,23 @@ template <Reader R> SliceCase<typename R::value_type> decode_slice_case(R& r, co
     const std::vector<unsigned> machines = distinct_tunables_cpus(d);
     c.cpus = machines[r.choose(machines.size())];
   }
-  c.tunables = boot_tunables(c.cpus);
+  c.tunables = domain_tunables(d, c.cpus);
   const unsigned depth = d.min_depth + static_cast<unsigned>(r.choose(d.max_depth - d.min_depth + 1));
   c.levels.reserve(depth);
   const LoadResolution res = resolution_of(c.era);
   const uint64_t max_others = d.max_tasks.at(b) - 1;  // tasks besides the task
   const uint64_t min_w = kFairMinShares, max_w = scale_load<uint64_t>(kFairMaxShares, res);
+  const uint64_t idle_w = scale_load<uint64_t>(kWeightIdlePrio, res);  // an idle task's, an idle group's most
 
   c.nice_rank = r.range(0, kNiceLevels - 1);
+  if (d.idle) c.idle = r.range(0, 1);
   V room(max_others);  // tasks the levels so far leave for the others
   for (unsigned i = 0; i < depth; ++i) {
     SlicePathLevel<V> l{V(0), V(0), V(0), V(0), V(0)};
     if (i == 0) {
-      l.weight = scale_load(nice_weight_of_rank(c.nice_rank), res);
+      V w = nice_weight_of_rank(c.nice_rank);
+      if (d.idle) w = select(c.idle != V(0), V(kWeightIdlePrio), w);
+      l.weight = scale_load(w, res);
       l.on_rq = r.range(0, 1);
     } else {
       const SlicePathLevel<V>& below = c.levels.back();
@@ -122,12 +140,16 @@ template <Reader R> SliceCase<typename R::value_type> decode_slice_case(R& r, co
       l.on_rq = select(below.on_rq != V(0) || below.others != V(0), V(1), V(0));
     }
     l.others = r.range(V(0), room, max_others);
-    if (i == 0 && d.weights == Weights::equal_on_task_rq) {  // tasks of the task's weight
+    const bool equal = i == 0 && d.weights == Weights::equal_on_task_rq;
+    if (i == 0 && d.idle) c.others_idle = equal ? c.idle : r.range(0, 1);
+    if (equal) {  // tasks of the task's weight (idle ones if it is)
       l.others_tasks = l.others;
       l.others_weight = l.others * l.weight;
     } else {
       l.others_tasks = r.range(l.others, room, max_others);
-      l.others_weight = l.others * V(min_w) + r.range(V(0), l.others * V(max_w - min_w), max_others * (max_w - min_w));
+      V spread = l.others * V(max_w - min_w);  // idle entities weigh at most WEIGHT_IDLEPRIO
+      if (i == 0 && d.idle) spread = select(c.others_idle != V(0), l.others * V(idle_w - min_w), spread);
+      l.others_weight = l.others * V(min_w) + r.range(V(0), spread, max_others * (max_w - min_w));
     }
     room = room - l.others_tasks;
     c.levels.push_back(l);
@@ -150,11 +172,15 @@ template <class V> V rounding_allowance(const SliceCase<V>& c) {
 // The claim's statement on a case and its slice: bool for uint64_t, Z3's
 // boolean for Sym. n * w * min_granularity fits in 64 bits for n up to 10^7
 // at the boot tunables of up to 8 CPUs.
-template <class V> auto slice_conjecture(ClaimKind k, const SliceCase<V>& c, const V& slice) {
+template <class V> auto slice_conjecture(ClaimKind k, const SliceCase<V>& c, const V& slice, SliceFeatures f) {
   const SliceTunables<V> t = tunables_as<V>(c.tunables);
   switch (k) {
     case ClaimKind::equal_weights_exact_set: return (slice >= t.min_granularity) == (c.n() < t.nr_latency);
     case ClaimKind::equal_weights_rounding: return slice + rounding_allowance(c) >= t.min_granularity;
+    case ClaimKind::idle_floor_only_shortens: {
+      const V before = run_slice(c, without_idle_floor(f));
+      return slice <= before && (slice == before || c.idle != V(0));
+    }
     default: break;
   }
   return slice >= t.min_granularity;

@@ -8,6 +8,7 @@ std::string to_string(SliceFeatures f) {
   std::string s = f.flat_slice ? "flat" : "hierarchical";
   if (f.alt_period) s += "+alt_period";
   if (f.base_slice) s += "+base_slice";
+  if (f.idle_floor) s += "+idle_floor";
   return s;
 }
 
@@ -19,7 +20,7 @@ SliceTrace trace_slice(const SliceCase<uint64_t>& c, SliceFeatures f) {
   SliceTrace t;
   t.nr = (f.alt_period ? c.rq_h_nr_running() : c.nr_running()) + (queued ? 0 : 1);
   t.period = sched_period(t.nr, c.tunables);
-  const SliceFeatures unfloored{f.alt_period, false, false};
+  const SliceFeatures unfloored{f.alt_period, false, false, false};
   const std::size_t followed = f.flat_slice ? 1 : chain.size();
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const SliceLevel<uint64_t>& l = chain[i];
@@ -31,7 +32,7 @@ SliceTrace trace_slice(const SliceCase<uint64_t>& c, SliceFeatures f) {
   }
   t.slice = run_slice(c, f);
   const uint64_t last = *t.levels[followed - 1].slice;
-  if (t.slice != (f.base_slice ? max(last, c.tunables.min_granularity) : last))
+  if (t.slice != (f.base_slice ? max(last, slice_floor(c.nr_running(), c.tunables, f, c.slice_idle())) : last))
     throw std::logic_error("slice trace disagrees with sched_slice");
   return t;
 }
@@ -40,6 +41,8 @@ namespace {
 std::string dec(uint64_t v) { return std::to_string(v); }
 
 std::string summary(const Claim& claim, const SliceCase<uint64_t>& c, const SliceTrace& t) {
+  const SliceFeatures f = claim.features.slice();
+  const std::string task = f.idle_floor ? (c.idle ? "a SCHED_IDLE task's " : "a task's ") : "";
   const uint64_t mg = c.tunables.min_granularity;
   const std::string where = " (depth " + dec(c.levels.size()) + ", era " + std::string(era_name(c.era)) + ", " +
                             dec(c.cpus) + (c.cpus == 1 ? " CPU)" : " CPUs)");
@@ -50,9 +53,14 @@ std::string summary(const Claim& claim, const SliceCase<uint64_t>& c, const Slic
     case ClaimKind::equal_weights_rounding:
       return dec(c.n()) + " equal-weight tasks: sched_slice " + dec(t.slice) + " ns + allowance " +
              dec(rounding_allowance(c)) + " ns < min_granularity " + dec(mg) + " ns" + where;
+    case ClaimKind::idle_floor_only_shortens: {
+      const uint64_t before = run_slice(c, without_idle_floor(f));
+      return task + "sched_slice " + dec(t.slice) + " ns with the idle floor, " + dec(before) + " ns without it" +
+             where;
+    }
     default: break;
   }
-  return "sched_slice " + dec(t.slice) + (t.slice >= mg ? " ns >= " : " ns < ") + "min_granularity " + dec(mg) +
+  return task + "sched_slice " + dec(t.slice) + (t.slice >= mg ? " ns >= " : " ns < ") + "min_granularity " + dec(mg) +
          " ns" + where;
 }
 }  // namespace
@@ -73,6 +81,12 @@ Counterexample slice_case_counterexample(const SliceCase<uint64_t>& c, SliceFeat
                {"cpus", dec(c.cpus)},
                {"era", std::string(era_name(c.era))},
                {"variant", to_string(f)}};
+  if (f.idle_floor) {
+    cx.values.insert(cx.values.end(), {{"task_idle", dec(c.idle)},
+                                       {"others_idle", dec(c.others_idle)},
+                                       {"idle_nr_running", dec(c.slice_idle().idle_nr_running)},
+                                       {"idle_min_granularity", dec(c.tunables.idle_min_granularity)}});
+  }
   const std::vector<SliceLevel<uint64_t>> chain = c.chain();
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const SlicePathLevel<uint64_t>& l = c.levels[i];

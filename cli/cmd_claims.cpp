@@ -26,6 +26,7 @@ void json_claim(JsonWriter& j, const Claim& c) {
   j.field("min_depth", d.min_depth).field("max_depth", d.max_depth).key("max_tasks").begin_object();
   j.field("smoke", d.max_tasks.smoke).field("ci", d.max_tasks.ci).field("long", d.max_tasks.long_).end_object();
   j.field("weights", to_string(d.weights)).field("min_cpus", d.min_cpus).field("max_cpus", d.max_cpus);
+  j.field("idle", d.idle).field("min_granularity", d.min_granularity);
   j.key("eras").begin_array();
   for (std::string_view e : era_names(c)) j.value(e);
   j.end_array().end_object();

@@ -191,9 +191,9 @@ void fuzz_calc_delta_fair(ByteReader& in, LoadResolution r) {
 SliceTunables<uint64_t> decode_tunables(ByteReader& in) {
   if (in.boolean()) {  // the kernel's defaults scaled for 1..8 CPUs (log scaling)
     const uint64_t factor = 1 + in.range(0, 3);
-    return {6'000'000 * factor, 750'000 * factor, 8};
+    return {6'000'000 * factor, 750'000 * factor, 8, 750'000};
   }
-  return {in.range(0, UINT32_MAX), in.range(0, UINT32_MAX), in.range(0, UINT32_MAX)};  // unsigned int sysctls
+  return {in.range(0, UINT32_MAX), in.range(0, UINT32_MAX), in.range(0, UINT32_MAX), 750'000};  // unsigned int sysctls
 }
 
 // __sched_period: nr > nr_latency ? nr * min_granularity : latency, with no wrap-around.

@@ -232,9 +232,7 @@ void entity_tick(Sched& s, CfsRqId cq, EntityId curr) {
 }  // namespace
 
 // sched_slice (kernel/sched/fair.c; the variant in force comes from
-// model/arith/slice.h), with the chain taken from the live hierarchy; v5.16+
-// (idle_min_granularity): BASE_SLICE's floor for a SCHED_IDLE entity among
-// entities that are not all idle is sysctl_sched_idle_min_granularity.
+// model/arith/slice.h), with the chain taken from the live hierarchy.
 uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
   std::array<SliceLevel<uint64_t>, kMaxDepth> chain;
   std::size_t n = 0;
@@ -242,16 +240,11 @@ uint64_t sched_slice(const Sched& s, CfsRqId cq, EntityId sei) {
     const SchedEntity& e = s.se[x];
     chain[n++] = {e.load.weight, s.cfs[e.cfs_rq].load_weight, e.on_rq ? 1u : 0u};
   }
-  const SliceTunables<uint64_t> t{s.tun.latency_ns, s.tun.min_granularity_ns, s.tun.nr_latency};
   const CfsRq& c = s.cfs[cq];
   const uint64_t rq_h = s.cfs[s.rq[c.cpu].cfs].h_nr_running;
-  SliceFeatures f = s.features.slice();
-  const bool idle_floor = f.base_slice && s.features[Feature::idle_min_granularity] && se_is_idle(s, sei) &&
-                          !sched_idle_cfs_rq(s, cq);
-  f.base_slice &= !idle_floor;
-  const std::span<const SliceLevel<uint64_t>> levels(chain.data(), n);
-  const uint64_t slice = cfsv::sched_slice<uint64_t>(levels, c.nr_running, rq_h, t, f, s.res);
-  return idle_floor ? std::max(slice, s.tun.idle_min_granularity_ns) : slice;
+  const SliceFeatures f = s.features.slice();
+  const SliceIdle<uint64_t> idle{f.idle_floor && se_is_idle(s, sei) ? 1u : 0u, c.idle_nr_running};
+  return cfsv::sched_slice<uint64_t>({chain.data(), n}, c.nr_running, rq_h, slice_tunables(s.tun), f, s.res, idle);
 }
 
 namespace {

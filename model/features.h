@@ -112,7 +112,8 @@ class FeatureSet {
   std::string to_string() const;
 
   SliceFeatures slice() const {
-    return {(*this)[Feature::alt_period], (*this)[Feature::base_slice], (*this)[Feature::flat_slice]};
+    return {(*this)[Feature::alt_period], (*this)[Feature::base_slice], (*this)[Feature::flat_slice],
+            (*this)[Feature::idle_min_granularity]};
   }
   LoadResolution load_resolution() const {
     return {(*this)[Feature::hi_res_load] ? 10u : 0u, (*this)[Feature::scale_load_down_min_2],

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "arith/slice.h"
+
 namespace cfsv {
 
 struct Setting;  // scenario.h
@@ -52,5 +54,10 @@ struct Tunables {
   uint64_t tick_ns() const { return 1'000'000'000ull / hz; }
   bool operator==(const Tunables&) const = default;
 };
+
+// What sched_slice reads of them (model/arith/slice.h).
+inline SliceTunables<uint64_t> slice_tunables(const Tunables& t) {
+  return {t.latency_ns, t.min_granularity_ns, t.nr_latency, t.idle_min_granularity_ns};
+}
 
 }  // namespace cfsv

@@ -40,7 +40,10 @@ SliceCase<uint64_t> case_of(const Counterexample& c) {
   for (const EraInfo& e : kEras)
     if (value_of(c.values, "era") == e.name) k.era = e.era;
   k.cpus = static_cast<unsigned>(value(c.values, "cpus"));
-  k.tunables = {value(c.values, "latency"), value(c.values, "min_granularity"), value(c.values, "nr_latency")};
+  k.tunables = {value(c.values, "latency"), value(c.values, "min_granularity"), value(c.values, "nr_latency"),
+                value_of(c.values, "idle_min_granularity") ? value(c.values, "idle_min_granularity") : 750'000};
+  if (value_of(c.values, "task_idle"))
+    k.idle = value(c.values, "task_idle"), k.others_idle = value(c.values, "others_idle");
   k.nice_rank = rank_of_nice(std::stoi(*value_of(c.values, "nice")));
   for (const auto& l : c.levels)
     k.levels.push_back({value(l, "weight"), value(l, "on_rq"), value(l, "nr_running") - value(l, "on_rq"),

@@ -34,6 +34,9 @@ std::string conjecture_text(const Claim& c, Budget b) {
     case ClaimKind::equal_weights_rounding:
       return forall + "sched_slice >= min_granularity - ceil(n * scale_load_down(w) * min_granularity / 2^32), less "
              "ceil(2^15 / (n * scale_load_down(w))) more with calc_delta_mine" + variant;
+    case ClaimKind::idle_floor_only_shortens:
+      return forall + "sched_slice <= sched_slice without the idle floor, and == unless the task is SCHED_IDLE" +
+             variant;
     default: return forall + "sched_slice >= min_granularity" + variant;
   }
 }

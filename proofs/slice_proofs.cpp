@@ -30,14 +30,14 @@ std::unique_ptr<SliceQuery> build_slice_query(const Claim& claim, Budget b, cons
     q->slice.emplace(fn.sym(*q->c));
     q->calls = trace.calls();
   }
-  q->conjecture.emplace(slice_conjecture(claim.kind, *q->c, *q->slice).expr());
+  q->conjecture.emplace(slice_conjecture(claim.kind, *q->c, *q->slice, claim.features.slice()).expr());
   q->next = q->reader->next();
   return q;
 }
 
 SliceCase<uint64_t> evaluate(const SliceCase<Sym>& c, const z3::model& m) {
   auto v = [&m](const Sym& x) { return numeral(m.eval(x.expr(), true)); };
-  SliceCase<uint64_t> out{c.era, c.cpus, c.tunables, v(c.nice_rank), {}};
+  SliceCase<uint64_t> out{c.era, c.cpus, c.tunables, v(c.nice_rank), {}, v(c.idle), v(c.others_idle)};
   for (const SlicePathLevel<Sym>& l : c.levels)
     out.levels.push_back({v(l.weight), v(l.on_rq), v(l.others), v(l.others_weight), v(l.others_tasks)});
   return out;

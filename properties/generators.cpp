@@ -110,10 +110,6 @@ rc::Gen<CpuTunables> gen_tunables(bool sysctl_writes) {
   });
 }
 
-SliceTunables<uint64_t> slice_tunables(const Tunables& t) {
-  return {t.latency_ns, t.min_granularity_ns, t.nr_latency};
-}
-
 rc::Gen<CalcDeltaCase> gen_calc_delta_lazy() {
   return rc::gen::exec([] {
     CalcDeltaCase c;
@@ -144,10 +140,11 @@ void showValue(const CalcDeltaCase& c, std::ostream& os) {
      << ", inv_weight " << c.lw.inv_weight << "}) in the " << era_name(c.r) << " era";
 }
 
-rc::Gen<SliceCase> gen_slice_case(std::optional<Era> era, bool sysctl_writes, Weights weights) {
-  return rc::gen::exec([era, sysctl_writes, weights] {
+rc::Gen<SliceCase> gen_slice_case(std::optional<Era> era, bool sysctl_writes, Weights weights, bool idle) {
+  return rc::gen::exec([era, sysctl_writes, weights, idle] {
     Domain d{1, 3, {4096, 4096, 4096}, weights, 1, 1, {Era::v3_13, Era::v5_7}};
     if (era) d.eras = {*era};
+    d.idle = idle;
     RcReader r;
     SliceCase c = decode_slice_case(r, d, Budget::ci);
     const CpuTunables t = *gen_tunables(sysctl_writes);

@@ -47,7 +47,6 @@ struct CpuTunables {
   bool sysctl_written = false;
 };
 rc::Gen<CpuTunables> gen_tunables(bool sysctl_writes = true);
-SliceTunables<uint64_t> slice_tunables(const Tunables& t);
 
 // One __calc_delta(delta, weight, lw) call in an era.
 struct CalcDeltaCase {
@@ -70,10 +69,10 @@ void showValue(const CalcDeltaCase& c, std::ostream& os);
 // A task and its path of cfs_rqs (claims/slice_case.h) on a wider domain
 // than any claim's, for the exploratory properties: decoded by RcReader from
 // depth 1..3, up to 4096 tasks, in `era` (else v3.13 or v5.7), then on a
-// machine from gen_tunables(sysctl_writes). `weights` as in a claim's domain.
+// machine from gen_tunables(sysctl_writes). `weights` and `idle` as in a claim's domain.
 using SliceCase = cfsv::SliceCase<uint64_t>;
 rc::Gen<SliceCase> gen_slice_case(std::optional<Era> era = std::nullopt, bool sysctl_writes = true,
-                                  Weights weights = Weights::any);
+                                  Weights weights = Weights::any, bool idle = false);
 
 }  // namespace cfsv::properties
 

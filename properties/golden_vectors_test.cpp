@@ -100,9 +100,6 @@ TEST(Tunables, SeedThreesFourCpuMachineHas2250usMinGranularityAnd18msLatency) {
   EXPECT_EQ(t.idle_min_granularity_ns, 750'000u);
 }
 
-SliceTunables<uint64_t> slice_tunables(const Tunables& t) {
-  return {t.latency_ns, t.min_granularity_ns, t.nr_latency};
-}
 
 TEST(SchedSlice, NineNice0TasksGetFourNanosecondsLessThanMinGranularity) {
   const Tunables t = Tunables{}.for_cpus(4);

@@ -68,6 +68,26 @@ RC_GTEST_PROP(SliceDomain, EveryDecodedCaseIsOneARunqueueCanHaveWithinTheDomains
   }
 }
 
+// The idle domain's cases too: an idle task weighs WEIGHT_IDLEPRIO, idle
+// others at most that each (an idle task's, or an idle group's shares).
+RC_GTEST_PROP(SliceDomain, AnIdleCaseWeighsWhatIdleEntitiesCanWeigh, ()) {
+  const SliceCase c = *gen_slice_case(std::nullopt, false, *rc::gen::element(Weights::any, Weights::equal_on_task_rq),
+                                      true);
+  const LoadResolution r = resolution_of(c.era);
+  const SlicePathLevel<uint64_t>& l = c.levels[0];
+  RC_ASSERT(c.idle <= 1u && c.others_idle <= 1u);
+  if (c.idle) RC_ASSERT(l.weight == scale_load<uint64_t>(kWeightIdlePrio, r));
+  else RC_ASSERT(l.weight == scale_load<uint64_t>(nice_to_weight(nice_of_rank(c.nice_rank)), r));
+  if (c.others_idle) RC_ASSERT(l.others_weight <= l.others * scale_load<uint64_t>(kWeightIdlePrio, r));
+  RC_ASSERT(l.others_weight >= l.others * kFairMinShares);
+  RC_ASSERT(c.slice_idle().idle_nr_running <= c.nr_running());
+}
+
+// v5.16's claim beyond its domain: 1..64 CPUs' boot tunables, both eras, 4096 tasks.
+RC_GTEST_PROP(SliceIdleFloor, OnlyShortensOnRandomHierarchiesAtBootTunables, ()) {
+  check_claim_on(claim("slice-idle-floor/only-shortens"), *gen_slice_case(std::nullopt, false, Weights::any, true));
+}
+
 // The base_slice claim far beyond its domain: 1..64 CPUs, sysctl writes, both eras, 4096 tasks.
 RC_GTEST_PROP(SliceMinGranularity, BaseSliceNeverFallsBelowMinGranularityOnRandomHierarchies, ()) {
   check_claim_on(claim("slice-min-granularity/base_slice"), *gen_slice_case());
@@ -221,6 +241,36 @@ TEST(SliceMinGranularity, TheSeed003ShapeIsACounterexampleToTheHierarchicalSlice
   EXPECT_EQ(trace_slice(c, kBaseSlice).slice, 2'250'000u);
   EXPECT_TRUE(check_slice_case(claim("slice-min-granularity/hierarchical"), c));
   EXPECT_FALSE(check_slice_case(claim("slice-min-granularity/base_slice"), c));
+}
+
+// v5.16's floor by hand, 2 CPUs (latency 12 ms, min_granularity 1.5 ms): a
+// SCHED_IDLE task (3072) and one more entity on its cfs_rq, in a group of
+// weight 2 beside a nice-0 task (1048576), so the path leaves it ~11 ns and
+// the floor decides. sched_idle_cfs_rq reads the task's own cfs_rq.
+TEST(SliceIdleFloor, AnIdleTaskGetsIdleMinGranularityUnlessEveryEntityOnItsCfsRqIsIdle) {
+  SliceCase c;
+  c.era = Era::v5_7;
+  c.cpus = 2;
+  c.tunables = boot_tunables(2);
+  c.idle = 1;
+  c.levels = {{3072, 1, 1, 3072, 1}, {2, 1, 1, 1'048'576, 1}};
+  const SliceFeatures on = claim("slice-idle-floor/only-shortens").features.slice();
+  ASSERT_TRUE(on.idle_floor && on.base_slice);
+  EXPECT_EQ(c.slice_idle().idle_nr_running, 1u);  // the task; the other is not idle
+  EXPECT_EQ(run_slice(c, on), 750'000u);
+  EXPECT_EQ(run_slice(c, without_idle_floor(on)), 1'500'000u);
+  EXPECT_TRUE(check_slice_case(claim("slice-min-granularity/idle-floor"), c));
+  EXPECT_FALSE(check_slice_case(claim("slice-idle-floor/only-shortens"), c));
+  c.others_idle = 1;  // both idle: sched_idle_cfs_rq, min_granularity
+  EXPECT_EQ(c.slice_idle().idle_nr_running, 2u);
+  EXPECT_EQ(run_slice(c, on), 1'500'000u);
+  EXPECT_FALSE(check_slice_case(claim("slice-min-granularity/idle-floor"), c));
+  c.idle = 0, c.levels[0].weight = 1'048'576;  // a nice-0 task among idle ones keeps min_granularity
+  EXPECT_EQ(run_slice(c, on), 1'500'000u);
+  // A waking idle task with nothing queued on its cfs_rq: nr_running 0 is not
+  // sched_idle_cfs_rq, so the idle floor applies (place_entity's vslice).
+  c.idle = 1, c.levels = {{3072, 0, 0, 0, 0}, {2, 0, 1, 1'048'576, 1}};
+  EXPECT_EQ(run_slice(c, on), 750'000u);
 }
 
 }  // namespace

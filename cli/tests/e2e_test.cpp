@@ -124,18 +124,21 @@ TEST(CliE2e, ClaimsJson) {
   EXPECT_EQ(r.code, 0) << r.err;
   const std::string file = test::write_temp(".json", r.out);
   EXPECT_EQ(test::run({CFSV_PYTHON, "-m", "json.tool", file}).code, 0);
-  std::string ids;
   for (std::size_t i = 0; i < all_claims().size(); ++i) {
     const Claim& c = all_claims()[i];
     const std::string at = "claims." + std::to_string(i) + ".";
-    ids += validate("value", file, {at + "id"}) + "\n";
-    EXPECT_EQ(validate("value", file, {at + "expect"}), to_string(c.expect));
-    EXPECT_EQ(validate("value", file, {at + "statement"}), c.statement);
-    EXPECT_EQ(validate("value", file, {at + "kind"}), to_string(c.kind));
-    EXPECT_EQ(validate("value", file, {at + "domain.max_tasks.ci"}), std::to_string(c.domain.max_tasks.ci));
-    EXPECT_EQ(validate("value", file, {at + "domain.eras.0"}), era_names(c).front());
+    const std::string want = std::string(c.id) + "\n" + std::string(to_string(c.expect)) + "\n" +
+                             std::string(c.statement) + "\n" + std::string(to_string(c.kind)) + "\n" +
+                             std::to_string(c.domain.max_tasks.ci) + "\n" + (c.domain.idle ? "true" : "false") +
+                             "\n" + std::to_string(c.domain.min_granularity) + "\n" +
+                             std::string(era_names(c).front()) + "\n";
+    EXPECT_EQ(validate("value", file,
+                       {at + "id", at + "expect", at + "statement", at + "kind", at + "domain.max_tasks.ci",
+                        at + "domain.idle", at + "domain.min_granularity", at + "domain.eras.0"}),
+              want);
   }
-  EXPECT_EQ(ids, all_ids());
+  const std::string past_end = "claims." + std::to_string(all_claims().size());  // no claim more
+  EXPECT_NE(test::run({CFSV_PYTHON, CFSV_VALIDATE, "value", file, past_end}).code, 0);
 }
 
 // One real run (properties engine, smoke budget) gives the table, JSON and
