@@ -71,6 +71,7 @@ std::string_view to_string(Shape s) {
   switch (s) {
     case Shape::none: return "none";
     case Shape::equal_siblings: return "equal_siblings";
+    case Shape::idle_beside_one: return "idle_beside_one";
     case Shape::upper_levels_cut: return "upper_levels_cut";
   }
   return "?";

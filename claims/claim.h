@@ -177,11 +177,12 @@ enum class Shape {
   none,              // the first one Z3 finds
   equal_siblings,    // a nice-0 task among nice-0 tasks, every level queued with at most 31
                      // siblings of the path entity's weight
+  idle_beside_one,   // a SCHED_IDLE task (nice 0) and one nice-0 task, both queued on one cfs_rq, depth 1
   upper_levels_cut,  // equal_siblings in groups of nice-0 weight, siblings at every level, depth
                      // >= 2, the levels above the task at least halving its slice (seed 003's shape)
 };
 
-std::string_view to_string(Shape s);  // "none", "equal_siblings", "upper_levels_cut"
+std::string_view to_string(Shape s);  // "none", "equal_siblings", "idle_beside_one", "upper_levels_cut"
 
 struct Claim {
   std::string_view id;         // family/variant, e.g. "slice-min-granularity/hierarchical"

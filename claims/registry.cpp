@@ -118,7 +118,7 @@ std::span<const Claim> all_claims() {
        "sched_slice >= min_granularity with BASE_SLICE's floor for a task that may be SCHED_IDLE, with v5.16's "
        "idle floor",
        K::slice_at_least_min_gran, idle_slices(), FeatureSet{F::alt_period, F::base_slice, F::idle_min_granularity},
-       Shape::none, Expect::refuted},
+       Shape::idle_beside_one, Expect::refuted},
       {"slice-idle-floor/only-shortens", "v5.16 SCHED_IDLE slices (51ce83ed523b)",
        "v5.16's idle floor never lengthens a slice, and changes only a SCHED_IDLE task's",
        K::idle_floor_only_shortens, idle_slices(), FeatureSet{F::alt_period, F::base_slice, F::idle_min_granularity},
@@ -127,7 +127,7 @@ std::span<const Claim> all_claims() {
        "v5.16's idle floor never lengthens a slice, and changes only a SCHED_IDLE task's, after min_granularity_ns "
        "is set to 0.5 ms",
        K::idle_floor_only_shortens, idle_slices(500'000), FeatureSet{F::alt_period, F::base_slice,
-       F::idle_min_granularity}, Shape::none, Expect::refuted},
+       F::idle_min_granularity}, Shape::idle_beside_one, Expect::refuted},
       {"calc-delta/loop-equals-fls", "__calc_delta loop form (v3.13..v5.10) vs fls form (v5.11+)",
        "calc_delta_loop(delta, weight, lw) == calc_delta(delta, weight, lw) wherever the kernel's shift is defined",
        K::calc_delta_loop_equals_fls, Domain{.eras = {Era::v5_7, Era::v4_7, Era::v3_13}}, FeatureSet{}, Shape::none,

@@ -58,6 +58,14 @@ std::optional<z3::expr> shape(const SliceQuery& q, Shape s) {
   if (s == Shape::none) return std::nullopt;
   ContextScope scope(*q.ctx);
   const std::vector<SlicePathLevel<Sym>>& levels = q.c->levels;
+  if (s == Shape::idle_beside_one) {  // v5.16's floor at its plainest
+    if (levels.size() != 1) return std::nullopt;
+    const SlicePathLevel<Sym>& l = levels[0];
+    const uint64_t nice0 = scale_load<uint64_t>(nice_to_weight(0), resolution_of(q.c->era));
+    return (q.c->idle == Sym(1) && q.c->others_idle == Sym(0) && q.c->nice_rank == Sym(0) && l.on_rq == Sym(1) &&
+            l.others == Sym(1) && l.others_tasks == Sym(1) && l.others_weight == Sym(nice0))
+        .expr();
+  }
   z3::expr e = (q.c->nice_rank == Sym(0) && levels[0].others_tasks == levels[0].others).expr();
   for (const SlicePathLevel<Sym>& l : levels)
     e = e && (l.on_rq == Sym(1) && l.others_weight == l.others * l.weight && l.others <= Sym(31) &&
@@ -76,6 +84,7 @@ std::string_view shape_text(Shape s) {
   switch (s) {
     case Shape::none: break;
     case Shape::equal_siblings: return "nice-0 tasks, every level queued with siblings of its weight";
+    case Shape::idle_beside_one: return "a SCHED_IDLE task and a nice-0 task, both queued on one cfs_rq";
     case Shape::upper_levels_cut:
       return "nice-0 tasks in groups of nice-0 weight, siblings at every level, the levels above the task at "
              "least halving its slice";
