@@ -4,6 +4,9 @@
 
 #include <array>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "model/arith/calc_delta.h"
 #include "model/features.h"
@@ -167,6 +170,43 @@ TEST(Features, EveryFeatureNameRoundTripsAndProfilesDifferWhereTheKernelChanged)
   EXPECT_EQ(v44.load_resolution(), kLoadResolutionV3_13);
   EXPECT_EQ(v515.load_resolution(), kLoadResolutionV5_7);
   EXPECT_EQ(&default_profile(), profile_by_name("v5.15"));
+}
+
+// Every feature is named in docs/ (as `name`), and each row of docs/model.md's
+// era table ("| `feature` | v3.10 | v4.4 | v5.15 | what |") says "on" exactly
+// where that profile turns the feature on.
+TEST(Features, TheDocsNameEveryFeatureAndTheEraTableMatchesTheProfiles) {
+  const std::filesystem::path docs = std::filesystem::path(CFSV_REGRESSIONS_DIR) / ".." / "docs";
+  auto read = [](const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+  };
+  std::string all;
+  for (const auto& e : std::filesystem::directory_iterator(docs))
+    if (e.path().extension() == ".md") all += read(e.path());
+  const std::string model = read(docs / "model.md");
+  ASSERT_NE(model.find("| feature | v3.10 | v4.4 | v5.15 | what |"), std::string::npos);
+  const char* eras[] = {"v3.10", "v4.4", "v5.15"};
+  std::size_t rows = 0;
+  for (const FeatureInfo& i : all_features()) {
+    const std::string code = "`" + std::string(i.name) + "`";
+    EXPECT_NE(all.find(code), std::string::npos) << i.name << " is not in docs/";
+    const std::size_t at = model.find("\n| " + code + " | ");
+    if (at == std::string::npos) continue;  // documented elsewhere (sched_feats, seeds, docs/*.md)
+    ++rows;
+    std::istringstream cells(model.substr(at + 1, model.find('\n', at + 1) - at - 1));
+    std::string cell;
+    std::getline(cells, cell, '|');  // before the first bar
+    std::getline(cells, cell, '|');  // the name
+    for (const char* era : eras) {
+      ASSERT_TRUE(std::getline(cells, cell, '|')) << i.name;
+      const bool on = profile_by_name(era)->features[i.feature];
+      EXPECT_EQ(cell, on ? " on " : " - ") << i.name << " in " << era << ": docs/model.md says '" << cell << "'";
+    }
+  }
+  EXPECT_GE(rows, 20u);  // the table was found and read
 }
 
 }  // namespace
