@@ -119,6 +119,13 @@ TEST(CliE2e, ClaimsTable) {
   }
 }
 
+// docs/claims.md's family table names every claim's family.
+TEST(CliE2e, DocsClaimsNamesEveryFamily) {
+  const std::string doc = test::read_file(std::string(CFSV_SOURCE_DIR) + "/docs/claims.md");
+  for (const Claim& c : all_claims())
+    EXPECT_NE(doc.find("`" + std::string(c.family()) + "`"), std::string::npos) << c.family();
+}
+
 TEST(CliE2e, ClaimsJson) {
   const Output r = cfsv({"claims", "--json"});
   EXPECT_EQ(r.code, 0) << r.err;
