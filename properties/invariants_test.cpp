@@ -3,10 +3,12 @@
 // Nth step, still catching a broken state.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "model/invariants.h"
 #include "model/sim.h"
@@ -154,6 +156,18 @@ TEST(Invariants, AreNamed) {
     EXPECT_EQ(invariant_by_name(i.name), &i);
   }
   EXPECT_EQ(invariant_by_name("no-such-invariant"), nullptr);
+}
+
+// docs/invariants.md's table has a row for each, in the registry's order.
+TEST(Invariants, TheDocsTableHasARowForEachInTheRegistrysOrder) {
+  std::ifstream in(std::string(CFSV_REGRESSIONS_DIR) + "/../docs/invariants.md");
+  ASSERT_TRUE(in);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("| `")) rows.push_back(line.substr(3, line.find('`', 3) - 3));
+  std::vector<std::string> names;
+  for (const InvariantInfo& i : all_invariants()) names.emplace_back(i.name);
+  EXPECT_EQ(rows, names);
 }
 
 // check_every N: a check after every Nth step (the set-up, a timed op or an
