@@ -1,6 +1,7 @@
-// The domain of a slice claim, decoded once for every engine: a task on its
-// path of cfs_rqs (depth 1..3) with the entities queued beside it, in one
-// era, on a machine's boot tunables. decode_slice_case() reads it from any
+// The domain of a slice claim, decoded once for every engine: a task (with
+// Domain::idle, maybe SCHED_IDLE) on its path of cfs_rqs (depth 1..3) with
+// the entities queued beside it, in one era, on a machine's boot tunables
+// (min_granularity maybe written after boot). decode_slice_case() reads it from any
 // Reader (claims/reader.h); slice_conjecture() is the claim's statement on
 // it. Both are templates over the value type: uint64_t or proofs' Sym.
 #pragma once
