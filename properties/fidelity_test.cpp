@@ -7,9 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +15,7 @@
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "model/trace.h"
+#include "properties/source_text.h"
 
 namespace cfsv {
 namespace {
@@ -39,11 +38,9 @@ std::unique_ptr<Sim> run(const std::string& text) {
 }
 
 std::string regression(const std::string& name) {
-  std::ifstream in(std::string(CFSV_REGRESSIONS_DIR) + "/" + name, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_FALSE(text.str().empty()) << "no regressions/" << name;
-  return text.str();
+  std::string text = testing_files::source_text("regressions/" + name);
+  EXPECT_FALSE(text.empty()) << "no regressions/" << name;
+  return text;
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {

@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "model/arith/calc_delta.h"
@@ -13,6 +12,7 @@
 #include "model/arith/slice.h"
 #include "model/tunables.h"
 #include "model/arith/weights.h"
+#include "properties/source_text.h"
 
 namespace cfsv {
 namespace {
@@ -176,17 +176,11 @@ TEST(Features, EveryFeatureNameRoundTripsAndProfilesDifferWhereTheKernelChanged)
 // era table ("| `feature` | v3.10 | v4.4 | v5.15 | what |") says "on" exactly
 // where that profile turns the feature on.
 TEST(Features, TheDocsNameEveryFeatureAndTheEraTableMatchesTheProfiles) {
-  const std::filesystem::path docs = std::filesystem::path(CFSV_REGRESSIONS_DIR) / ".." / "docs";
-  auto read = [](const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-  };
+  using testing_files::source_text;
   std::string all;
-  for (const auto& e : std::filesystem::directory_iterator(docs))
-    if (e.path().extension() == ".md") all += read(e.path());
-  const std::string model = read(docs / "model.md");
+  for (const auto& e : std::filesystem::directory_iterator(std::string(CFSV_REGRESSIONS_DIR) + "/../docs"))
+    if (e.path().extension() == ".md") all += source_text("docs/" + e.path().filename().string());
+  const std::string model = source_text("docs/model.md");
   ASSERT_NE(model.find("| feature | v3.10 | v4.4 | v5.15 | what |"), std::string::npos);
   const char* eras[] = {"v3.10", "v4.4", "v5.15"};
   std::size_t rows = 0;

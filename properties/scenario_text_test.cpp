@@ -7,13 +7,13 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "model/op_table.h"
 #include "model/ops_decoder.h"
 #include "model/overloaded.h"
 #include "model/scenario_text.h"
 #include "properties/scenario_test_util.h"
+#include "properties/source_text.h"
 
 namespace cfsv {
 namespace {
@@ -561,11 +561,8 @@ namespace {
 // docs/scenario-format.md, in the form the parser's errors give
 // ("nice TASK N"); an op with a form of its own, by its first words.
 TEST(OpTable, EveryOpIsDocumentedInTheFormTheParserGives) {
-  std::ifstream in(std::string(CFSV_REGRESSIONS_DIR) + "/../docs/scenario-format.md");
-  ASSERT_TRUE(in);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string doc = buf.str();
+  const std::string doc = testing_files::source_text("docs/scenario-format.md");
+  ASSERT_FALSE(doc.empty());
   auto cell = [](std::string_view form) {  // a Markdown table cell's code: '|' escaped
     std::string c = "| `";
     for (char ch : form) c += ch == '|' ? std::string("\\|") : std::string(1, ch);

@@ -16,12 +16,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
-#include <sstream>
 
 #include "model/invariants.h"
 #include "model/scenario_text.h"
 #include "model/sim.h"
 #include "properties/sim_gen.h"
+#include "properties/source_text.h"
 
 namespace cfsv {
 namespace {
@@ -196,11 +196,8 @@ TEST(SimStateMachine, ABrokenModelIsCaughtShrunkAndWrittenAsAReplayableScenario)
   ASSERT_FALSE(passed) << "RapidCheck did not catch the broken model";
 
   // The file: first line the verdict, then a scenario that parses.
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "no reproducer at " << path;
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
+  const std::string text = testing_files::file_text(path);
+  ASSERT_FALSE(text.empty()) << "no reproducer at " << path;
   EXPECT_EQ(text.substr(0, text.find('\n')), "# expect: violation load-equals-sum") << text;
   const ParseResult r = parse_scenario(text, path);
   ASSERT_TRUE(std::holds_alternative<Scenario>(r)) << std::get<ParseError>(r).to_string();
